@@ -1,0 +1,15 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { CoreModule, type CoreOptions } from './core/core.module.js';
+import { HealthModule } from './modules/health/health.module.js';
+import { SiteModule } from './modules/site/site.module.js';
+
+@Module({})
+export class AppModule {
+  static forRoot(options: CoreOptions): DynamicModule {
+    const web = options.role !== 'worker';
+    return {
+      module: AppModule,
+      imports: [CoreModule.forRoot(options), ...(web ? [HealthModule, SiteModule] : [])],
+    };
+  }
+}

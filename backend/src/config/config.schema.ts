@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+
+const emailList = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .optional()
+    .transform((value) =>
+      (value ?? '')
+        .split(',')
+        .map((item) => item.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.email({ message: 'ADMIN_EMAILS must be a comma-separated list of e-mails' }))),
+);
+
+/**
+ * Every setting the app reads from the environment, validated once at boot.
+ * `.env.example` documents each one; nothing else in the code reads process.env.
+ */
+export const ConfigSchema = z.object({
+  NODE_ENV: z.preprocess(emptyToUndefined, z.enum(['development', 'production', 'test']).default('development')),
+  PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+  HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
+  APP_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
+      .optional(),
+  ),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
+  EMBEDDED_DB_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(0)),
+  REDIS_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://')
+      .default('redis://127.0.0.1:6379'),
+  ),
+  QUEUE_PREFIX: z.preprocess(emptyToUndefined, z.string().regex(/^[A-Za-z0-9_-]+$/).default('life')),
+  ADMIN_EMAILS: emailList,
+  ENCRYPTION_KEYS: optionalString,
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+  STATIC_DIR: optionalString,
+  TRUST_PROXY: z.preprocess(emptyToUndefined, z.stringbool().default(false)),
+  COMPANY_NAME: z.preprocess(emptyToUndefined, z.string().max(200).default('Ejemplo Vida Digital, S.L. (datos ficticios)')),
+  COMPANY_TAX_ID: z.preprocess(emptyToUndefined, z.string().max(50).default('B00000000 (ficticio)')),
+  COMPANY_ADDRESS: z.preprocess(
+    emptyToUndefined,
+    z.string().max(300).default('Calle Ficticia 1, 28000 Madrid, España (dirección de ejemplo)'),
+  ),
+  COMPANY_EMAIL: z.preprocess(emptyToUndefined, z.email().default('privacidad@life.example')),
+});
+
+export type RawConfig = z.infer<typeof ConfigSchema>;

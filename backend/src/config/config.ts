@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { ConfigSchema, type RawConfig } from './config.schema.js';
+
+export class ConfigError extends Error {}
+
+/** The validated, typed configuration. Injected with `@Inject(APP_CONFIG)`. */
+export interface AppConfig {
+  env: RawConfig['NODE_ENV'];
+  isProduction: boolean;
+  port: number;
+  host: string;
+  appUrl: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  embeddedDbPort: number;
+  redisUrl: string;
+  queuePrefix: string;
+  adminEmails: string[];
+  encryptionKeys: string | undefined;
+  logLevel: RawConfig['LOG_LEVEL'];
+  staticDir: string;
+  trustProxy: boolean;
+  company: { name: string; taxId: string; address: string; email: string };
+  version: string;
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+const backendRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function readVersion(): string {
+  try {
+    const file = path.join(backendRoot, 'dist', 'version.json');
+    return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0-dev';
+  }
+}
+
+/** Validates the environment once. Throws ConfigError with every problem listed. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  - ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}\nSee .env.example for every setting.`);
+  }
+  const raw = parsed.data;
+  if (raw.NODE_ENV === 'production') {
+    const missing = (['ENCRYPTION_KEYS', 'APP_URL', 'DATABASE_URL'] as const).filter((key) => !raw[key]);
+    if (missing.length > 0) {
+      throw new ConfigError(
+        `Invalid configuration:\n  - ${missing.join(', ')} must be set when NODE_ENV=production.\nSee .env.example.`,
+      );
+    }
+  }
+  return {
+    env: raw.NODE_ENV,
+    isProduction: raw.NODE_ENV === 'production',
+    port: raw.PORT,
+    host: raw.HOST,
+    appUrl: (raw.APP_URL ?? `http://127.0.0.1:${raw.PORT}`).replace(/\/$/, ''),
+    databaseUrl: raw.DATABASE_URL,
+    dataDir: path.resolve(raw.DATA_DIR),
+    embeddedDbPort: raw.EMBEDDED_DB_PORT,
+    redisUrl: raw.REDIS_URL,
+    queuePrefix: raw.QUEUE_PREFIX,
+    adminEmails: raw.ADMIN_EMAILS,
+    encryptionKeys: raw.ENCRYPTION_KEYS,
+    logLevel: raw.LOG_LEVEL,
+    staticDir: raw.STATIC_DIR ? path.resolve(raw.STATIC_DIR) : path.resolve(backendRoot, '..', 'frontend', 'dist'),
+    trustProxy: raw.TRUST_PROXY,
+    company: {
+      name: raw.COMPANY_NAME,
+      taxId: raw.COMPANY_TAX_ID,
+      address: raw.COMPANY_ADDRESS,
+      email: raw.COMPANY_EMAIL,
+    },
+    version: readVersion(),
+  };
+}
+

@@ -1,0 +1,158 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { INestApplicationContext } from '@nestjs/common';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from '../app.module.js';
+import { ConfigError, loadConfig, type AppConfig } from '../config/config.js';
+import { KeyRing, KeyRingError, loadKeyRing } from './crypto/key-ring.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './database/embedded-postgres.js';
+import { requestIdFor } from './http/request-id.js';
+import { isNegotiatedPage, pathOf, wantsHtml, SpaIndex } from './http/spa.js';
+import type { ProcessRole } from './queue/process-role.js';
+import { assertRedisReachable, RedisUnavailableError } from './redis/redis-check.js';
+
+const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface Runtime {
+  config: AppConfig;
+  databaseUrl: string;
+  keyRing: KeyRing;
+  embedded?: EmbeddedPostgres;
+  generatedKey: boolean;
+}
+
+/** Everything that must hold before Nest starts: config, Redis, the database, the key ring. */
+export async function prepareRuntime(role: ProcessRole, env: NodeJS.ProcessEnv = process.env): Promise<Runtime> {
+  const config = loadConfig(env);
+  const { ring, generated } = loadKeyRing(config.encryptionKeys, config.dataDir, config.isProduction);
+  await assertRedisReachable(config.redisUrl);
+  if (config.databaseUrl) return { config, databaseUrl: config.databaseUrl, keyRing: ring, generatedKey: generated };
+  if (role === 'worker') {
+    throw new ConfigError(
+      'A separate worker process needs DATABASE_URL: the embedded database lives inside the web process.\n' +
+        'Run `npm start` (web and worker in one process) or set DATABASE_URL for both processes.',
+    );
+  }
+  const embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedDbPort);
+  return { config, databaseUrl: embedded.url, keyRing: ring, embedded, generatedKey: generated };
+}
+
+function swaggerUiDir(): string {
+  const require = createRequire(import.meta.url);
+  return path.dirname(require.resolve('swagger-ui-dist/package.json'));
+}
+
+/** The HTTP application (not yet listening): API, SPA, docs, headers. */
+export async function createWebApp(runtime: Runtime, role: Exclude<ProcessRole, 'worker'>): Promise<NestFastifyApplication> {
+  const { config } = runtime;
+  const adapter = new FastifyAdapter({
+    trustProxy: config.trustProxy,
+    bodyLimit: BODY_LIMIT_BYTES,
+    routerOptions: { maxParamLength: 300 },
+    // One id per request, reused from a load balancer's X-Request-Id when well-formed;
+    // kept on the raw request so pino-http logs the same id.
+    genReqId: (req) => {
+      const raw = req as typeof req & { id?: string };
+      raw.id ??= requestIdFor(req);
+      return raw.id;
+    },
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot({ config, databaseUrl: runtime.databaseUrl, keyRing: runtime.keyRing, role }),
+    adapter,
+    { bufferLogs: true, rawBody: true },
+  );
+  app.useLogger(app.get(Logger));
+  const fastify = app.getHttpAdapter().getInstance();
+  const spa = app.get(SpaIndex);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        'default-src': ["'self'"],
+        'script-src': ["'self'"],
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:'],
+        'connect-src': ["'self'"],
+        'font-src': ["'self'", 'data:'],
+        'object-src': ["'none'"],
+        'base-uri': ["'self'"],
+        'form-action': ["'self'"],
+        // The admin panel shows the consent page inside a dialog: only we may frame ourselves.
+        'frame-ancestors': ["'self'"],
+        'upgrade-insecure-requests': config.appUrl.startsWith('https://') ? [] : null,
+      },
+    },
+    strictTransportSecurity: config.appUrl.startsWith('https://') ? { maxAge: 31536000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  });
+
+  // Pages that are also API calls: a browser navigation gets the SPA, fetch() gets JSON.
+  fastify.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+    if (isNegotiatedPage(pathOf(request.url)) && wantsHtml(request)) {
+      return spa.send(reply);
+    }
+    return undefined;
+  });
+
+  await app.register(fastifyStatic, { root: swaggerUiDir(), prefix: '/api/docs/assets/', decorateReply: false, index: false });
+  if (existsSync(config.staticDir)) {
+    await app.register(fastifyStatic, {
+      root: config.staticDir,
+      prefix: '/',
+      index: false,
+      decorateReply: false,
+      setHeaders: (res, filePath) => {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
+  }
+  fastify.get('/', async (request, reply) => (wantsHtml(request) || !request.headers.accept?.includes('json') ? spa.send(reply) : reply.status(406).send({ error: 'not_acceptable', message: 'The home page is HTML.' })));
+  return app;
+}
+
+export async function createWorkerContext(runtime: Runtime): Promise<INestApplicationContext> {
+  const app = await NestFactory.createApplicationContext(
+    AppModule.forRoot({ config: runtime.config, databaseUrl: runtime.databaseUrl, keyRing: runtime.keyRing, role: 'worker' }),
+    { bufferLogs: true },
+  );
+  app.useLogger(app.get(Logger));
+  await app.init();
+  return app;
+}
+
+/** Prints a clear message for the failures a newcomer can fix, and exits non-zero. */
+export function exitOnStartupError(error: unknown): never {
+  if (error instanceof ConfigError || error instanceof RedisUnavailableError || error instanceof KeyRingError) {
+    console.error(`\n${error.message}\n`);
+  } else {
+    console.error('\nLife could not start:', error);
+  }
+  process.exit(1);
+}
+
+/** SIGTERM/SIGINT: stop taking requests, let in-flight ones and running jobs finish, then exit. */
+export function closeOnSignals(close: () => Promise<void>): void {
+  let closing = false;
+  const handler = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    console.error(`Received ${signal}, shutting down...`);
+    close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('Shutdown failed:', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => handler('SIGTERM'));
+  process.on('SIGINT', () => handler('SIGINT'));
+}

@@ -1,0 +1,59 @@
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
+import { BullModule } from '@nestjs/bullmq';
+import { CqrsModule } from '@nestjs/cqrs';
+import { MikroOrmModule } from '@mikro-orm/nestjs';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { KeyRing } from './crypto/key-ring.js';
+import { MigrationRunner } from './database/migration-runner.js';
+import { ormConfig } from './database/orm.config.js';
+import { ContractInterceptor } from './http/contract.interceptor.js';
+import { GlobalExceptionFilter } from './http/global-exception.filter.js';
+import { SpaIndex } from './http/spa.js';
+import { loggerModule } from './logging/logger.module.js';
+import { DocsController } from './openapi/docs.controller.js';
+import { OpenApiService } from './openapi/openapi.service.js';
+import { PROCESS_ROLE, runsWorkers, type ProcessRole } from './queue/process-role.js';
+import { WorkerHeartbeatService } from './queue/worker-heartbeat.service.js';
+import { redisOptionsFromUrl } from './redis/redis-options.js';
+import { RedisModule } from './redis/redis.module.js';
+
+export interface CoreOptions {
+  config: AppConfig;
+  databaseUrl: string;
+  keyRing: KeyRing;
+  role: ProcessRole;
+}
+
+/** Configuration, logging, database, Redis, queues, errors, validation and API docs. */
+@Global()
+@Module({})
+export class CoreModule {
+  static forRoot(options: CoreOptions): DynamicModule {
+    const { config, databaseUrl, keyRing, role } = options;
+    return {
+      module: CoreModule,
+      imports: [
+        loggerModule(config),
+        MikroOrmModule.forRoot({ ...ormConfig(databaseUrl), registerRequestContext: true }),
+        RedisModule,
+        BullModule.forRoot({ connection: redisOptionsFromUrl(config.redisUrl), prefix: config.queuePrefix }),
+        CqrsModule.forRoot(),
+        DiscoveryModule,
+      ],
+      controllers: role === 'worker' ? [] : [DocsController],
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: KeyRing, useValue: keyRing },
+        { provide: PROCESS_ROLE, useValue: role },
+        { provide: SpaIndex, useValue: new SpaIndex(config.staticDir) },
+        { provide: APP_FILTER, useClass: GlobalExceptionFilter },
+        { provide: APP_INTERCEPTOR, useClass: ContractInterceptor },
+        MigrationRunner,
+        OpenApiService,
+        ...(runsWorkers(role) ? [WorkerHeartbeatService] : []),
+      ],
+      exports: [APP_CONFIG, KeyRing, PROCESS_ROLE, SpaIndex, OpenApiService, RedisModule, BullModule],
+    };
+  }
+}

@@ -1,0 +1,43 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import net from 'node:net';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+export interface EmbeddedPostgres {
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts PGlite (real PostgreSQL compiled to WASM) with its data in `<dataDir>/pglite`
+ * and serves it over the PostgreSQL wire protocol on loopback, so `pg` and MikroORM
+ * work unchanged. Used only when DATABASE_URL is not set: a newcomer's default, not
+ * a production database (one backend, serialized transactions).
+ */
+export async function startEmbeddedPostgres(dataDir: string, port: number): Promise<EmbeddedPostgres> {
+  const dir = path.join(dataDir, 'pglite');
+  mkdirSync(dir, { recursive: true });
+  const db = await PGlite.create(dir);
+  const listenPort = port === 0 ? await freePort() : port;
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: listenPort, maxConnections: 16 });
+  await server.start();
+  return {
+    url: `postgresql://postgres:postgres@127.0.0.1:${listenPort}/postgres`,
+    async stop() {
+      await server.stop();
+      await db.close();
+    },
+  };
+}

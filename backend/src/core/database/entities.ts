@@ -1,0 +1,11 @@
+import { Session } from '../../modules/auth/entities/session.entity.js';
+import { LoginProvider } from '../../modules/auth/entities/login-provider.entity.js';
+import { BetaInvite } from '../../modules/auth/entities/beta-invite.entity.js';
+import { ExternalService } from '../../modules/external-services/entities/external-service.entity.js';
+import { UserCredential } from '../../modules/external-services/entities/user-credential.entity.js';
+import { OAuthClient } from '../../modules/oauth-server/entities/oauth-client.entity.js';
+import { User } from '../../modules/users/entities/user.entity.js';
+import { BaseEntity } from './base.entity.js';
+
+/** Every entity, listed explicitly: no folder scanning, so the build output is all that runs. */
+export const ENTITIES = [BaseEntity, User, Session, LoginProvider, BetaInvite, ExternalService, UserCredential, OAuthClient];

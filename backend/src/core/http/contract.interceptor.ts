@@ -1,0 +1,34 @@
+import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyRequest } from 'fastify';
+import type { Observable } from 'rxjs';
+import type { ZodType } from 'zod';
+import { ValidationError, type FieldProblem } from './app-error.js';
+import { CONTRACT_KEY, type ContractSpec } from './contract.js';
+
+function parsePart(schema: ZodType, value: unknown, part: 'params' | 'query' | 'body'): unknown {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const details: FieldProblem[] = result.error.issues.slice(0, 20).map((issue) => ({
+    path: [part, ...issue.path.map(String)].join('.'),
+    message: issue.message,
+  }));
+  throw new ValidationError(details);
+}
+
+/** Validates params, query and body against the handler's @Contract before the handler runs. */
+@Injectable()
+export class ContractInterceptor implements NestInterceptor {
+  constructor(private readonly reflector: Reflector) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const spec = this.reflector.get<ContractSpec | undefined>(CONTRACT_KEY, context.getHandler());
+    if (spec && context.getType() === 'http') {
+      const request = context.switchToHttp().getRequest<FastifyRequest & { params: unknown; query: unknown; body: unknown }>();
+      if (spec.params) request.params = parsePart(spec.params, request.params ?? {}, 'params');
+      if (spec.query) request.query = parsePart(spec.query, request.query ?? {}, 'query');
+      if (spec.body) request.body = parsePart(spec.body, request.body ?? {}, 'body');
+    }
+    return next.handle();
+  }
+}

@@ -1,0 +1,29 @@
+import { SetMetadata } from '@nestjs/common';
+import type { ZodType } from 'zod';
+
+export type Access = 'public' | 'session' | 'admin';
+
+/**
+ * The shape of one endpoint, written once with the zod schemas of libs/contracts.
+ * The ContractInterceptor validates requests with it and the OpenAPI document is
+ * generated from it.
+ */
+export interface ContractSpec {
+  summary: string;
+  tags: string[];
+  access: Access;
+  params?: ZodType;
+  query?: ZodType;
+  body?: ZodType;
+  /** Success answer (JSON). */
+  response?: ZodType;
+  successStatus?: number;
+  /** Other documented answers, by status. */
+  errors?: number[];
+  /** Not a JSON answer (HTML page, redirect). */
+  produces?: string;
+}
+
+export const CONTRACT_KEY = 'life:contract';
+
+export const Contract = (spec: ContractSpec) => SetMetadata(CONTRACT_KEY, spec);

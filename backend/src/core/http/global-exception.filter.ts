@@ -1,0 +1,106 @@
+import { ArgumentsHost, Catch, HttpException, HttpStatus, Logger, NotFoundException, type ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from './app-error.js';
+import { isApiPath, pathOf, SpaIndex, wantsHtml } from './spa.js';
+
+const CODES: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  406: 'not_acceptable',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  422: 'unprocessable_entity',
+  429: 'too_many_requests',
+  503: 'service_unavailable',
+};
+
+export interface ErrorBody {
+  error: string;
+  message: string;
+  details?: { path: string; message: string }[];
+  requestId?: string;
+}
+
+/** Turns Fastify's own errors (body parsing, size limits, content types) into our shape. */
+export function fastifyErrorToBody(error: { statusCode?: number; code?: string; message: string }): { status: number; body: ErrorBody } | undefined {
+  const status = error.statusCode;
+  if (!status || status < 400 || status >= 500) return undefined;
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status: 400, body: { error: 'invalid_json', message: 'The request body is not valid JSON.' } };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, body: { error: 'payload_too_large', message: 'The request body is too large.' } };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 415, body: { error: 'unsupported_media_type', message: 'This content type is not accepted here.' } };
+    default:
+      return { status, body: { error: CODES[status] ?? 'bad_request', message: status === 400 ? 'The request could not be read.' : error.message } };
+  }
+}
+
+/**
+ * The one place errors become HTTP answers: `{ error, message }` with the right
+ * status, never a stack trace. Unknown errors are logged with the request id and
+ * answered as a generic 500 that quotes that id.
+ */
+@Catch()
+export class GlobalExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  constructor(private readonly spa: SpaIndex) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const requestId = String(request.raw?.id ?? request.id ?? '');
+
+    if (exception instanceof NotFoundException && !(exception instanceof AppError)) {
+      const pathname = pathOf(request.url);
+      if (!isApiPath(pathname) && wantsHtml(request)) {
+        this.spa.send(reply);
+        return;
+      }
+    }
+
+    const { status, body, headers } = this.toResponse(exception);
+    if (status >= 500) {
+      this.logger.error({ err: exception, requestId }, 'Unhandled error');
+    }
+    if (reply.sent) return;
+    for (const [name, value] of Object.entries(headers ?? {})) reply.header(name, value);
+    reply.status(status).type('application/json; charset=utf-8').send({ ...body, requestId: requestId || undefined });
+  }
+
+  private toResponse(exception: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {
+    if (exception instanceof AppError) {
+      return {
+        status: exception.status,
+        body: { error: exception.code, message: exception.message, ...(exception.details ? { details: exception.details } : {}) },
+        headers: exception.headers,
+      };
+    }
+    if (exception instanceof HttpException) {
+      const cause = exception.cause as { statusCode?: number; code?: string; message?: string } | undefined;
+      if (typeof cause?.code === 'string' && cause.code.startsWith('FST_')) {
+        const mapped = fastifyErrorToBody({ statusCode: exception.getStatus(), code: cause.code, message: cause.message ?? '' });
+        if (mapped) return mapped;
+      }
+      const status = exception.getStatus();
+      const response = exception.getResponse();
+      if (typeof response === 'object' && response !== null && 'error' in response && 'message' in response && typeof response.error === 'string' && typeof response.message === 'string' && !('statusCode' in response)) {
+        return { status, body: response as ErrorBody };
+      }
+      const message = status === 404 ? 'Nothing here: check the path and the method.' : status >= 500 ? 'Something went wrong on our side.' : exception.message;
+      return { status, body: { error: CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request'), message } };
+    }
+    return {
+      status: HttpStatus.INTERNAL_SERVER_ERROR,
+      body: { error: 'internal_error', message: 'Something went wrong on our side. Quote the request id if you contact us.' },
+    };
+  }
+}

@@ -1,0 +1,41 @@
+import { hostname } from 'node:os';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { REDIS } from '../redis/redis.module.js';
+
+const INTERVAL_MS = 10_000;
+const TTL_SECONDS = 30;
+
+/** Each worker process announces itself in Redis; the key expires when it stops beating. */
+@Injectable()
+export class WorkerHeartbeatService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Worker');
+  private timer: NodeJS.Timeout | undefined;
+  readonly key: string;
+
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.key = `${config.queuePrefix}:workers:${hostname()}:${process.pid}`;
+  }
+
+  async beat(): Promise<void> {
+    await this.redis.set(this.key, JSON.stringify({ pid: process.pid, host: hostname(), at: new Date().toISOString() }), 'EX', TTL_SECONDS);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.beat().catch((error: unknown) => this.logger.warn(`Heartbeat failed: ${String(error)}`));
+    this.timer = setInterval(() => {
+      this.beat().catch((error: unknown) => this.logger.warn(`Heartbeat failed: ${String(error)}`));
+    }, INTERVAL_MS);
+    this.timer.unref();
+    this.logger.log(`Worker ${this.key} started`);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.redis.del(this.key).catch(() => undefined);
+  }
+}

@@ -1,0 +1,16 @@
+import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+
+/** An e-mail allowed to create an account while beta mode is on. The e-mail is the key. */
+@Entity({ tableName: 'beta_invites' })
+export class BetaInvite {
+  /** Normalised: trimmed and lower-cased. */
+  @PrimaryKey({ type: 'varchar', length: 254 })
+  email: string;
+
+  /** E-mail of the admin who invited, or null (e.g. invited from the CLI). */
+  @Property({ type: 'varchar', length: 254, nullable: true })
+  invitedBy?: string | null;
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+}

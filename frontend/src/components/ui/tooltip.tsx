@@ -1,0 +1,36 @@
+import type { ComponentProps, ReactNode } from 'react';
+import { Tooltip as TooltipPrimitive } from 'radix-ui';
+import { cn } from '@/lib/utils';
+
+export const TooltipProvider = TooltipPrimitive.Provider;
+
+/** A short hint shown on hover/focus. The trigger keeps its own accessible name. */
+export function Tooltip({
+  content,
+  children,
+  side = 'bottom',
+  className,
+}: {
+  content: ReactNode;
+  children: ReactNode;
+  side?: ComponentProps<typeof TooltipPrimitive.Content>['side'];
+  className?: string;
+}) {
+  return (
+    <TooltipPrimitive.Root>
+      <TooltipPrimitive.Trigger asChild>{children}</TooltipPrimitive.Trigger>
+      <TooltipPrimitive.Portal>
+        <TooltipPrimitive.Content
+          side={side}
+          sideOffset={6}
+          className={cn(
+            'z-[60] rounded-lg bg-foreground px-2.5 py-1.5 text-xs font-medium text-background shadow-soft animate-overlay-in',
+            className,
+          )}
+        >
+          {content}
+        </TooltipPrimitive.Content>
+      </TooltipPrimitive.Portal>
+    </TooltipPrimitive.Root>
+  );
+}

@@ -1,0 +1,92 @@
+import { ApiErrorSchema } from '@life/contracts';
+import type { z } from 'zod';
+import { clearSession, getAuthToken } from './session';
+
+/** Any non-2xx answer from the API. `code` is the server's machine-readable `error` field. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+
+  constructor(status: number, code: string, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+  }
+
+  get isClientError(): boolean {
+    return this.status >= 400 && this.status < 500;
+  }
+}
+
+type UnauthorizedHandler = () => void;
+
+let onUnauthorized: UnauthorizedHandler = () => window.location.assign('/');
+
+/** The router registers a client-side navigation to `/` here; until then a full page load is used. */
+export function setUnauthorizedHandler(handler: UnauthorizedHandler): void {
+  onUnauthorized = handler;
+}
+
+export interface RequestOptions<TSchema extends z.ZodType | undefined = undefined> {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Serialised as JSON. */
+  body?: unknown;
+  /** Validates the JSON answer; without it the parsed JSON is returned untyped. */
+  schema?: TSchema;
+  /** Send the bearer token (default true). The login callback and consent info fetch do not. */
+  auth?: boolean;
+  /** Skip the 401 policy (clear session + go home), e.g. for logout itself. */
+  ignoreUnauthorized?: boolean;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+}
+
+type Result<TSchema> = TSchema extends z.ZodType ? z.output<TSchema> : unknown;
+
+async function readError(response: Response): Promise<ApiError> {
+  let code = 'http_error';
+  let message = response.statusText || `HTTP ${response.status}`;
+  try {
+    const parsed = ApiErrorSchema.safeParse(await response.json());
+    if (parsed.success) {
+      code = parsed.data.error;
+      message = parsed.data.message;
+    }
+  } catch {
+    // Not JSON (e.g. a proxy error page): keep the status text.
+  }
+  return new ApiError(response.status, code, message);
+}
+
+/** The single place the SPA talks to its backend (same origin). */
+export async function apiRequest<TSchema extends z.ZodType | undefined = undefined>(
+  path: string,
+  options: RequestOptions<TSchema> = {},
+): Promise<Result<TSchema>> {
+  const { method = 'GET', body, schema, auth = true, ignoreUnauthorized = false, signal } = options;
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const token = auth ? getAuthToken() : null;
+  if (token) headers.Authorization = `Bearer ${token}`;
+
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal,
+  });
+
+  if (!response.ok) {
+    if (response.status === 401 && !ignoreUnauthorized) {
+      clearSession();
+      onUnauthorized();
+    }
+    throw await readError(response);
+  }
+
+  if (response.status === 204) return undefined as Result<TSchema>;
+  const text = await response.text();
+  const data: unknown = text ? JSON.parse(text) : undefined;
+  return (schema ? schema.parse(data) : data) as Result<TSchema>;
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+/** Every error the API returns has this shape. `details` lists field problems on validation errors. */
+export const ApiErrorSchema = z
+  .object({
+    error: z.string().describe('Stable machine-readable code, e.g. validation_failed, not_found'),
+    message: z.string().describe('Human-readable explanation'),
+    details: z
+      .array(z.object({ path: z.string(), message: z.string() }))
+      .optional()
+      .describe('Field problems, for validation errors'),
+    requestId: z.string().optional(),
+  })
+  .meta({ id: 'ApiError' });
+export type ApiError = z.infer<typeof ApiErrorSchema>;
+
+export const LOGIN_PROVIDERS = ['github', 'google', 'microsoft', 'apple'] as const;
+export type LoginProviderName = (typeof LOGIN_PROVIDERS)[number];
+
+export const SERVICE_NAMES = [
+  'github',
+  'spotify',
+  'philipshue',
+  'youtube',
+  'googlecalendar',
+  'googledrive',
+  'googlefit',
+  'soundcloud',
+  'fitbit',
+  'notion',
+  'wow',
+  'destiny2',
+] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+export const SERVICE_STATUSES = ['announced', 'inactive', 'active', 'maintenance'] as const;
+export type ServiceStatus = (typeof SERVICE_STATUSES)[number];
+
+export const ROLES = ['user', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Path segments naming a provider or service: letters, digits, underscore, hyphen (spec section 5). */
+export const SegmentSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);

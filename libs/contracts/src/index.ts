@@ -1,0 +1,4 @@
+export * from './common.js';
+export * from './health.js';
+export * from './site.js';
+export * from './session.js';
