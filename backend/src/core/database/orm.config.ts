@@ -28,6 +28,7 @@ export function ormConfig(clientUrl: string, options: { debug?: boolean; poolMax
       snapshotName: '.snapshot-life',
       transactional: true,
       allOrNothing: true,
+      silent: true,
     },
     allowGlobalContext: false,
   });

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { REDIS } from '../redis/redis.module.js';
@@ -9,7 +9,7 @@ const TTL_SECONDS = 30;
 
 /** Each worker process announces itself in Redis; the key expires when it stops beating. */
 @Injectable()
-export class WorkerHeartbeatService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class WorkerHeartbeatService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Worker');
   private timer: NodeJS.Timeout | undefined;
   readonly key: string;
@@ -34,7 +34,8 @@ export class WorkerHeartbeatService implements OnApplicationBootstrap, OnApplica
     this.logger.log(`Worker ${this.key} started`);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the shared Redis client closes (that happens in onApplicationShutdown). */
+  async beforeApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.redis.del(this.key).catch(() => undefined);
   }

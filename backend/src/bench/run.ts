@@ -1,0 +1,392 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { runLoad, type LoadResult } from './load.js';
+import { firstMessage, freeLoopbackPort, memoryOf, startNodeChild, stopChild, waitForHttp200, type ManagedChild } from './processes.js';
+import { BASELINE, scenarios, type AnyScenario, type BenchContext, type BenchOptions, type CustomResult, type HttpRequestSpec } from './scenarios.js';
+
+/**
+ * `npm run bench -- [name...] [--duration 10] [--connections 50] [--warmup 2] [--json file] [--list]`
+ *
+ * Creates a throw-away PostgreSQL database, starts the real app (`main.js --web-only`)
+ * and a plain node:http reference server as child processes on loopback, runs each
+ * scenario of scenarios.ts with autocannon, prints one table (stdout), then stops
+ * everything and drops the database. See docs/benchmarks.md.
+ */
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const MAIN_JS = path.resolve(here, '..', 'main.js');
+const BASELINE_JS = path.resolve(here, 'baseline-server.js');
+const DEFAULT_ADMIN_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
+const APP_START_TIMEOUT_MS = 60_000;
+const SCENARIO_SLACK_MS = 30_000;
+const CLEANUP_TIMEOUT_MS = 30_000;
+
+const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+
+const USAGE = `Usage: npm run bench -- [scenario...] [options]
+
+Runs the named scenarios (default: all) against the app and a plain node:http
+server, on 127.0.0.1 only, and prints a table. "${BASELINE}" always runs first:
+every ratio is against it.
+
+Options:
+  --duration <s>      measured seconds per scenario (default 10)
+  --connections <n>   concurrent connections (default 50)
+  --warmup <s>        unmeasured seconds of load before each scenario (default 2)
+  --json <file>       also write the results as JSON
+  --list              list the scenarios and exit
+  -h, --help          this help
+
+Environment:
+  BENCH_DATABASE_ADMIN_URL  server where the throw-away database is created
+                            (default ${DEFAULT_ADMIN_URL})
+  REDIS_URL                 Redis for the app (default redis://127.0.0.1:6379)
+  BENCH_LOG_LEVEL           the app's LOG_LEVEL during the run (default warn)`;
+
+interface Row {
+  name: string;
+  target: 'app' | 'baseline' | 'custom';
+  throughput?: number;
+  unit: string;
+  p50Ms?: number;
+  p99Ms?: number;
+  errors?: number;
+  badStatus?: number;
+  statuses?: Record<string, number>;
+  total?: number;
+  peakRssBytes?: number;
+  failure?: string;
+}
+
+function positiveNumber(name: string, raw: string | undefined, fallback: number, { integer = false, allowZero = false } = {}): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  const ok = Number.isFinite(value) && (allowZero ? value >= 0 : value > 0) && (!integer || Number.isInteger(value));
+  if (!ok) throw new UsageError(`--${name} must be a ${integer ? 'whole ' : ''}number${allowZero ? ' >= 0' : ' > 0'} (got "${raw}")`);
+  return value;
+}
+
+class UsageError extends Error {}
+
+function parseCli(argv: string[]) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      duration: { type: 'string' },
+      connections: { type: 'string' },
+      warmup: { type: 'string' },
+      json: { type: 'string' },
+      list: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const options: BenchOptions = {
+    duration: positiveNumber('duration', values.duration, 10),
+    connections: positiveNumber('connections', values.connections, 50, { integer: true }),
+    warmup: positiveNumber('warmup', values.warmup, 2, { allowZero: true }),
+  };
+  const unknown = positionals.filter((name) => !scenarios.some((scenario) => scenario.name === name));
+  if (unknown.length > 0) {
+    throw new UsageError(`Unknown scenario(s): ${unknown.join(', ')}. Known: ${scenarios.map((s) => s.name).join(', ')}`);
+  }
+  // The baseline always runs, first: it is what every ratio is measured against.
+  const wanted = new Set([BASELINE, ...positionals]);
+  const selected = positionals.length === 0 ? [...scenarios] : scenarios.filter((scenario) => wanted.has(scenario.name));
+  selected.sort((a, b) => Number(b.name === BASELINE) - Number(a.name === BASELINE));
+  return { options, selected, json: values.json, list: values.list, help: values.help };
+}
+
+/** Cleanup steps run once, in reverse order, whether the run succeeds, fails, times out or is interrupted. */
+class Cleanup {
+  private readonly steps: { label: string; fn: () => Promise<void> }[] = [];
+  private running: Promise<void> | undefined;
+
+  add(label: string, fn: () => Promise<void>): void {
+    this.steps.push({ label, fn });
+  }
+
+  run(): Promise<void> {
+    this.running ??= (async () => {
+      for (const step of this.steps.reverse()) {
+        try {
+          await step.fn();
+        } catch (error) {
+          log(`cleanup "${step.label}" failed: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+    })();
+    return this.running;
+  }
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+async function deleteRedisKeys(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl, { lazyConnect: true, connectTimeout: 3_000, maxRetriesPerRequest: 1, retryStrategy: () => null });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what} took longer than ${Math.round(ms / 1000)} s`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function runScenario(scenario: AnyScenario, ctx: BenchContext, baseline: ManagedChild, app: ManagedChild): Promise<Row> {
+  const target = scenario.run ? 'custom' : (scenario.target ?? 'app');
+  const row: Row = { name: scenario.name, target, unit: scenario.run ? 'op/s' : 'req/s' };
+  const { options } = ctx;
+  const state: unknown = scenario.setup ? await scenario.setup(ctx) : undefined;
+  try {
+    if (scenario.run) {
+      const result: CustomResult = await scenario.run(ctx, state);
+      Object.assign(row, {
+        throughput: result.opsPerSec,
+        unit: result.unit ?? 'op/s',
+        p50Ms: result.p50Ms,
+        p99Ms: result.p99Ms,
+        errors: result.errors ?? 0,
+        total: result.total,
+      });
+    } else {
+      const spec: HttpRequestSpec = typeof scenario.request === 'function' ? scenario.request(ctx, state) : scenario.request!;
+      const baseUrl = target === 'baseline' ? ctx.baselineUrl : ctx.appUrl;
+      if (options.warmup > 0) await runLoad(baseUrl, spec, { connections: options.connections, durationSec: options.warmup });
+      const result: LoadResult = await runLoad(baseUrl, spec, { connections: options.connections, durationSec: options.duration });
+      Object.assign(row, {
+        throughput: result.requestsPerSec,
+        p50Ms: result.p50Ms,
+        p99Ms: result.p99Ms,
+        errors: result.errors,
+        badStatus: result.badStatus,
+        statuses: result.statuses,
+        total: result.total,
+      });
+      if (result.total - result.badStatus <= 0) row.failure = `no successful response (statuses: ${JSON.stringify(result.statuses)})`;
+    }
+  } finally {
+    if (scenario.teardown) await scenario.teardown(ctx, state);
+  }
+  row.peakRssBytes = memoryOf((target === 'baseline' ? baseline : app).process.pid)?.peakRss;
+  return row;
+}
+
+const fmt = {
+  number: (value: number | undefined, digits = 0) =>
+    value === undefined || !Number.isFinite(value) ? '-' : value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }),
+  mb: (bytes: number | undefined) => (bytes === undefined ? 'n/a' : `${(bytes / 1024 / 1024).toFixed(0)} MB`),
+};
+
+/** A Markdown table, aligned for the terminal, so it can be pasted into docs/benchmarks.md as is. */
+function renderTable(rows: Row[]): string {
+  const baseline = rows.find((row) => row.name === BASELINE)?.throughput;
+  const header = ['scenario', 'target', 'throughput', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'vs baseline', 'peak RSS'];
+  const right = [false, false, true, true, true, true, true, true, true];
+  const body = rows.map((row) => {
+    if (row.failure && row.throughput === undefined) return [row.name, row.target, `FAILED: ${row.failure}`, '', '', '', '', '', ''];
+    const ratio = row.unit === 'req/s' && baseline && row.throughput !== undefined ? `${(row.throughput / baseline).toFixed(2)}x` : '-';
+    return [
+      row.failure ? `${row.name} (FAILED)` : row.name,
+      row.target,
+      `${fmt.number(row.throughput)} ${row.unit}`,
+      fmt.number(row.p50Ms, 2),
+      fmt.number(row.p99Ms, 2),
+      fmt.number(row.errors),
+      fmt.number(row.badStatus),
+      ratio,
+      fmt.mb(row.peakRssBytes),
+    ];
+  });
+  const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => cells[column]!.length)));
+  const line = (cells: string[]) =>
+    `| ${cells.map((cell, column) => (right[column] ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join(' | ')} |`;
+  const rule = `|${widths.map((width, column) => (right[column] ? `${'-'.repeat(width + 1)}:` : `${'-'.repeat(width + 2)}`)).join('|')}|`;
+  return [line(header), rule, ...body.map(line)].join('\n');
+}
+
+function machineSummary() {
+  const cpus = os.cpus();
+  return {
+    cpus: os.availableParallelism(),
+    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+    memoryGiB: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+  };
+}
+
+async function main(): Promise<number> {
+  let cli: ReturnType<typeof parseCli>;
+  try {
+    cli = parseCli(process.argv.slice(2));
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    return 2;
+  }
+  if (cli.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (cli.list) {
+    for (const scenario of scenarios) console.log(`${scenario.name.padEnd(16)} ${scenario.description}`);
+    return 0;
+  }
+  const { options, selected } = cli;
+
+  // Hard upper bound for the whole run: startup + every scenario + cleanup.
+  const perScenarioMs = (options.warmup + options.duration) * 1000 + SCENARIO_SLACK_MS;
+  const budgetMs = APP_START_TIMEOUT_MS + 15_000 + selected.length * perScenarioMs + CLEANUP_TIMEOUT_MS;
+  const cleanup = new Cleanup();
+  const abort = async (reason: string, code: number) => {
+    log(`${reason}; cleaning up`);
+    await withTimeout(cleanup.run(), CLEANUP_TIMEOUT_MS, 'cleanup').catch((error: Error) => log(error.message));
+    process.exit(code);
+  };
+  const watchdog = setTimeout(() => void abort(`the run exceeded its ${Math.round(budgetMs / 1000)} s budget`, 1), budgetMs);
+  process.once('SIGINT', () => void abort('interrupted', 130));
+  process.once('SIGTERM', () => void abort('terminated', 143));
+
+  const runId = randomBytes(4).toString('hex');
+  const adminUrl = process.env.BENCH_DATABASE_ADMIN_URL ?? DEFAULT_ADMIN_URL;
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const database = `life_bench_${runId}`;
+  const queuePrefix = `life_bench_${runId}`;
+  const encryptionKeys = `k1:${randomBytes(32).toString('base64')}`;
+  const rows: Row[] = [];
+  let startupRss: number | undefined;
+  let appPeakRss: number | undefined;
+
+  try {
+    log(`${selected.map((s) => s.name).join(', ')}: ${options.connections} connections, ${options.warmup} s warm-up + ${options.duration} s each`);
+
+    const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5_000 });
+    await admin.connect().catch((error: Error) => {
+      throw new Error(
+        `Could not reach PostgreSQL at ${adminUrl.replace(/:[^:@/]*@/, ':***@')} (${error.message}).\n` +
+          'Start it (e.g. pg_ctlcluster $(ls /etc/postgresql) main start) or set BENCH_DATABASE_ADMIN_URL.',
+      );
+    });
+    cleanup.add('close admin connection', () => admin.end());
+    await admin.query(`CREATE DATABASE "${database}"`);
+    cleanup.add('drop database', async () => {
+      await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+      log(`dropped database ${database}`);
+    });
+    const databaseUrl = withDatabase(adminUrl, database);
+    log(`created database ${database}`);
+
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'life-bench-'));
+    cleanup.add('remove data dir', async () => rmSync(dataDir, { recursive: true, force: true }));
+    cleanup.add('delete Redis keys', () => deleteRedisKeys(redisUrl, queuePrefix));
+
+    const port = await freeLoopbackPort();
+    const appUrl = `http://127.0.0.1:${port}`;
+    const app = startNodeChild('app', MAIN_JS, ['--web-only'], {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      APP_URL: appUrl,
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redisUrl,
+      QUEUE_PREFIX: queuePrefix,
+      ENCRYPTION_KEYS: encryptionKeys,
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      DATA_DIR: dataDir,
+      TRUST_PROXY: 'false',
+    });
+    cleanup.add('stop app', () => stopChild(app));
+    const appStarted = Date.now();
+    await waitForHttp200(`${appUrl}/api/health`, app, APP_START_TIMEOUT_MS);
+    startupRss = memoryOf(app.process.pid)?.rss;
+    log(`app ready at ${appUrl} in ${((Date.now() - appStarted) / 1000).toFixed(1)} s (pid ${app.process.pid}, RSS ${fmt.mb(startupRss)})`);
+
+    const baseline = startNodeChild('baseline', BASELINE_JS, [], { ...process.env }, { ipc: true });
+    cleanup.add('stop baseline', () => stopChild(baseline));
+    const { port: baselinePort } = await firstMessage<{ port: number }>(baseline, 10_000);
+    const baselineUrl = `http://127.0.0.1:${baselinePort}`;
+
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    cleanup.add('close bench db connection', () => db.end());
+
+    const ctx: BenchContext = { appUrl, baselineUrl, db, databaseUrl, redisUrl, queuePrefix, encryptionKeys, appPid: app.process.pid!, options, log };
+    for (const scenario of selected) {
+      if (app.exited()) throw new Error(`the app exited during the run\n${app.tail()}`);
+      log(`running ${scenario.name}...`);
+      try {
+        rows.push(await withTimeout(runScenario(scenario, ctx, baseline, app), perScenarioMs, `scenario ${scenario.name}`));
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        log(`${scenario.name} failed: ${message}`);
+        rows.push({ name: scenario.name, target: scenario.run ? 'custom' : (scenario.target ?? 'app'), unit: scenario.run ? 'op/s' : 'req/s', failure: message.split('\n')[0]! });
+      }
+    }
+    appPeakRss = memoryOf(app.process.pid)?.peakRss;
+  } catch (error) {
+    log(`aborted: ${error instanceof Error ? error.message : String(error)}`);
+    await withTimeout(cleanup.run(), CLEANUP_TIMEOUT_MS, 'cleanup').catch((e: Error) => log(e.message));
+    clearTimeout(watchdog);
+    return 1;
+  }
+
+  await withTimeout(cleanup.run(), CLEANUP_TIMEOUT_MS, 'cleanup').catch((error: Error) => log(error.message));
+  clearTimeout(watchdog);
+
+  const machine = machineSummary();
+  console.log('');
+  console.log(renderTable(rows));
+  console.log('');
+  console.log(`App peak RSS (VmHWM) over the run: ${fmt.mb(appPeakRss)}; RSS after startup: ${fmt.mb(startupRss)}.`);
+  console.log(
+    `${options.connections} connections, ${options.warmup} s warm-up + ${options.duration} s measured per scenario; ` +
+      `${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGiB} GiB RAM, Node ${machine.node}, ${machine.platform}. ` +
+      'Load generator and servers share these CPUs: compare ratios, not absolute numbers.',
+  );
+  if (cli.json) {
+    writeFileSync(
+      cli.json,
+      `${JSON.stringify({ date: new Date().toISOString(), machine, options, appPeakRssBytes: appPeakRss, appStartupRssBytes: startupRss, rows }, null, 2)}\n`,
+    );
+    log(`wrote ${cli.json}`);
+  }
+  return rows.some((row) => row.failure) ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error('[bench] unexpected failure:', error);
+    process.exit(1);
+  },
+);

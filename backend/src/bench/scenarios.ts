@@ -1,0 +1,136 @@
+import type autocannon from 'autocannon';
+import type pg from 'pg';
+
+/**
+ * The benchmark registry. `npm run bench` runs every scenario below (or the ones
+ * named on the command line) against the real app, started in a child process on
+ * a fresh PostgreSQL database, and compares each one with a plain `node:http`
+ * server measured in the same run.
+ *
+ * To add a benchmark for a new endpoint, append an entry with `defineScenario`:
+ *
+ *   defineScenario({
+ *     name: 'me',
+ *     description: 'GET /api/me with a valid session (auth guard + one query)',
+ *     async setup(ctx) {
+ *       // seed through ctx.db (tables exist: migrations ran when the app started)
+ *       return { token: '...' };
+ *     },
+ *     request: (ctx, state) => ({ path: '/api/me', headers: { authorization: `Bearer ${state.token}` } }),
+ *   })
+ *
+ * A benchmark that is not one HTTP request (e.g. queue refresh throughput) gives
+ * `run(ctx, state)` instead of `request` and returns its own numbers.
+ */
+
+export interface BenchOptions {
+  /** Measured seconds per scenario. */
+  duration: number;
+  /** Concurrent HTTP connections of the load generator. */
+  connections: number;
+  /** Seconds of load before each measured run (not counted). */
+  warmup: number;
+}
+
+export interface BenchContext {
+  /** Base URL of the app under test, e.g. http://127.0.0.1:41234 (always loopback). */
+  appUrl: string;
+  /** Base URL of the plain node:http reference server. */
+  baselineUrl: string;
+  /** A connected client to the bench database (the app's migrations have been applied). */
+  db: pg.Client;
+  /** Connection string of the bench database (what the app uses). */
+  databaseUrl: string;
+  /** Redis the app uses, and the queue prefix unique to this run. */
+  redisUrl: string;
+  queuePrefix: string;
+  /** The ENCRYPTION_KEYS the app was started with (to seed encrypted values). */
+  encryptionKeys: string;
+  /** PID of the app process (e.g. to sample its memory). */
+  appPid: number;
+  options: BenchOptions;
+  /** Prints a progress line to stderr (the table goes to stdout). */
+  log: (message: string) => void;
+}
+
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+export interface HttpRequestSpec {
+  method?: HttpMethod;
+  /** Path and query, starting with `/`. */
+  path: string;
+  headers?: Record<string, string>;
+  /** A string is sent as is; an object is sent as JSON (content-type set for you). */
+  body?: string | Record<string, unknown> | unknown[];
+  /**
+   * Statuses that count as success (default: any 2xx). Anything else is counted
+   * in the "errors" column, so a scenario that silently returns 401 is visible.
+   */
+  expectStatus?: number[];
+  /** Extra autocannon options (pipelining, requests sequence, ...), for special cases. */
+  autocannon?: Partial<autocannon.Options>;
+}
+
+/** Numbers a custom `run` reports; they land in the same table. */
+export interface CustomResult {
+  /** Operations per second. */
+  opsPerSec: number;
+  /** What one operation is (shown next to the number), e.g. "refresh/s". Default "op/s". */
+  unit?: string;
+  p50Ms?: number;
+  p99Ms?: number;
+  errors?: number;
+  /** Total operations done in the measured window. */
+  total?: number;
+}
+
+export interface Scenario<State = void> {
+  /** Short, unique, used on the command line: `npm run bench -- site health`. */
+  name: string;
+  /** One line for `--list` and docs/benchmarks.md: what is measured. */
+  description: string;
+  /** Which server the HTTP load goes to. Default: the app. */
+  target?: 'app' | 'baseline';
+  /** Seeding before the run (warm-up and measured run reuse it). */
+  setup?: (ctx: BenchContext) => Promise<State>;
+  /** The HTTP request the load generator repeats. */
+  request?: HttpRequestSpec | ((ctx: BenchContext, state: State) => HttpRequestSpec);
+  /** A non-HTTP benchmark (instead of `request`): must finish within about options.duration. */
+  run?: (ctx: BenchContext, state: State) => Promise<CustomResult>;
+  /** Cleanup after the run (the database is dropped anyway at the end). */
+  teardown?: (ctx: BenchContext, state: State) => Promise<void>;
+}
+
+// The registry holds scenarios of different state types; the state only flows
+// from a scenario's own setup to its own request/run/teardown.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyScenario = Scenario<any>;
+
+export function defineScenario<State = void>(scenario: Scenario<State>): AnyScenario {
+  if (!scenario.request === !scenario.run) {
+    throw new Error(`Bench scenario "${scenario.name}" needs exactly one of "request" or "run"`);
+  }
+  return scenario as AnyScenario;
+}
+
+/** The reference every other row's ratio is computed against; always runs first. */
+export const BASELINE = 'baseline';
+
+export const scenarios: AnyScenario[] = [
+  defineScenario({
+    name: BASELINE,
+    description: 'Plain node:http server answering a small fixed JSON body (the ceiling on this machine)',
+    target: 'baseline',
+    request: { path: '/' },
+  }),
+  defineScenario({
+    name: 'site',
+    description: 'GET /api/site: full Nest + Fastify stack (helmet, request id, logging, contract), no I/O',
+    request: { path: '/api/site', headers: { accept: 'application/json' } },
+  }),
+  defineScenario({
+    name: 'health',
+    description: 'GET /api/health: stack + one PostgreSQL query + one Redis PING per request',
+    request: { path: '/api/health', headers: { accept: 'application/json' } },
+  }),
+];

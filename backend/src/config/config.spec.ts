@@ -1,0 +1,37 @@
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('serves a newcomer with defaults', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.appUrl).toBe('http://127.0.0.1:3000');
+    expect(config.env).toBe('development');
+    expect(config.company.name).toMatch(/ficticios/);
+  });
+
+  it('normalises ADMIN_EMAILS', () => {
+    expect(loadConfig({ ADMIN_EMAILS: ' Ana@Example.com, bo@example.org ,' }).adminEmails).toEqual(['ana@example.com', 'bo@example.org']);
+  });
+
+  it('lists every invalid setting at once', () => {
+    expect(() => loadConfig({ PORT: 'abc', REDIS_URL: 'http://x', ADMIN_EMAILS: 'not-an-email' })).toThrow(ConfigError);
+    try {
+      loadConfig({ PORT: 'abc', REDIS_URL: 'http://x', ADMIN_EMAILS: 'not-an-email' });
+    } catch (error) {
+      const message = (error as Error).message;
+      expect(message).toContain('PORT');
+      expect(message).toContain('REDIS_URL');
+      expect(message).toContain('ADMIN_EMAILS');
+    }
+  });
+
+  it('refuses production without keys, public URL and database', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/ENCRYPTION_KEYS, APP_URL, DATABASE_URL must be set/);
+  });
+
+  it('treats empty strings as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '' }).port).toBe(3000);
+  });
+});

@@ -1,0 +1,49 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import { ormConfig } from '../src/core/database/orm.config.js';
+import { MIGRATIONS } from '../src/migrations/index.js';
+import { createTestDatabase, type TestDatabase } from './helpers/test-database.js';
+
+const TABLES = ['users', 'sessions', 'login_providers', 'beta_invites', 'external_services', 'user_service_credentials', 'oauth_clients'];
+
+async function tables(db: TestDatabase): Promise<string[]> {
+  const result = await db.query<{ table_name: string }>(`select table_name from information_schema.tables where table_schema = 'public' and table_name <> 'mikro_orm_migrations'`);
+  return result.rows.map((row) => row.table_name).sort();
+}
+
+describe('migrations on an empty database', () => {
+  let db: TestDatabase;
+  let orm: MikroORM;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    orm = await MikroORM.init(ormConfig(db.url));
+  });
+
+  afterAll(async () => {
+    await orm?.close(true);
+    await db?.drop();
+  });
+
+  it('go up, down to nothing, and up again', async () => {
+    expect(await tables(db)).toEqual([]);
+    const up = await orm.migrator.up();
+    expect(up).toHaveLength(MIGRATIONS.length);
+    expect(await tables(db)).toEqual([...TABLES].sort());
+
+    await orm.migrator.down({ to: 0 });
+    expect(await tables(db)).toEqual([]);
+
+    await orm.migrator.up();
+    expect(await tables(db)).toEqual([...TABLES].sort());
+  });
+
+  it('leave nothing for the entities to add (migrations match the entities)', async () => {
+    const diff = await orm.schema.getUpdateSchemaSQL({ wrap: false });
+    expect(diff.trim()).toBe('');
+  });
+
+  it('enforce case-insensitive unique usernames', async () => {
+    await db.query(`insert into users (id, created_at, updated_at, username, email) values (gen_random_uuid(), now(), now(), 'Ana', 'ana@example.com')`);
+    await expect(db.query(`insert into users (id, created_at, updated_at, username, email) values (gen_random_uuid(), now(), now(), 'ana', 'other@example.com')`)).rejects.toThrow(/users_username_lower_unique/);
+  });
+});

@@ -1,0 +1,124 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { TEST_REDIS_URL } from './helpers/test-app.js';
+import { createTestDatabase } from './helpers/test-database.js';
+
+const backendDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const mainJs = path.join(backendDir, 'dist', 'main.js');
+const workerJs = path.join(backendDir, 'dist', 'worker.js');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function start(script: string, env: Record<string, string>, args: string[] = []): Started {
+  let output = '';
+  const child = spawn(process.execPath, [script, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', NODE_ENV: 'test', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+/** Polls until the condition holds (no fixed sleeps); fails with the process output after the deadline. */
+async function until(condition: () => Promise<boolean>, describe: () => string, deadlineMs = 45_000): Promise<void> {
+  const end = Date.now() + deadlineMs;
+  while (Date.now() < end) {
+    if (await condition().catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`Timed out waiting. Output:\n${describe()}`);
+}
+
+async function stop(started: Started): Promise<number | null> {
+  started.child.kill('SIGTERM');
+  return started.exited;
+}
+
+describe('the real processes', () => {
+  it('npm start without DATABASE_URL serves from the embedded database and keeps data across a restart', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'life-data-'));
+    const port = await freePort();
+    const dbPort = await freePort();
+    const env = { PORT: String(port), EMBEDDED_DB_PORT: String(dbPort), DATA_DIR: dataDir, QUEUE_PREFIX: `lifeproc${randomBytes(3).toString('hex')}` };
+
+    const first = start(mainJs, env);
+    await until(async () => (await fetch(`http://127.0.0.1:${port}/api/health`)).status === 200, first.output);
+    const client = new pg.Client({ connectionString: `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres` });
+    await client.connect();
+    await client.query(`insert into beta_invites (email, created_at) values ('kept@example.com', now())`);
+    await client.end();
+    expect(await stop(first)).toBe(0);
+
+    const second = start(mainJs, env);
+    await until(async () => (await fetch(`http://127.0.0.1:${port}/api/health`)).status === 200, second.output);
+    const again = new pg.Client({ connectionString: `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres` });
+    await again.connect();
+    const rows = await again.query(`select email from beta_invites`);
+    await again.end();
+    expect(rows.rows).toEqual([{ email: 'kept@example.com' }]);
+    expect(await stop(second)).toBe(0);
+  }, 120_000);
+
+  it('exits non-zero with instructions when Redis does not answer', async () => {
+    const port = await freePort();
+    const deadPort = await freePort();
+    const started = start(mainJs, { PORT: String(port), REDIS_URL: `redis://127.0.0.1:${deadPort}`, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'life-data-')) });
+    const code = await started.exited;
+    expect(code).toBe(1);
+    expect(started.output()).toContain(`Life could not reach Redis at redis://127.0.0.1:${deadPort}`);
+    expect(started.output()).toContain('redis-server --daemonize yes');
+    expect(started.output()).not.toMatch(/at .*\.js:\d+/);
+  }, 30_000);
+
+  it('exits non-zero with the list of problems on invalid configuration', async () => {
+    const started = start(mainJs, { PORT: 'seventy', REDIS_URL: 'http://nope' });
+    expect(await started.exited).toBe(1);
+    expect(started.output()).toContain('Invalid configuration');
+    expect(started.output()).toContain('PORT');
+    expect(started.output()).toContain('REDIS_URL');
+  }, 30_000);
+
+  it('runs the worker on its own: it announces itself in Redis and leaves cleanly on SIGTERM', async () => {
+    const db = await createTestDatabase();
+    const prefix = `lifeworker${randomBytes(3).toString('hex')}`;
+    const redis = new Redis(TEST_REDIS_URL);
+    try {
+      const worker = start(workerJs, { DATABASE_URL: db.url, QUEUE_PREFIX: prefix, ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}` });
+      await until(async () => (await redis.keys(`${prefix}:workers:*`)).length === 1, worker.output);
+      expect(await stop(worker)).toBe(0);
+      expect(await redis.keys(`${prefix}:workers:*`)).toEqual([]);
+    } finally {
+      redis.disconnect();
+      await db.drop();
+    }
+  }, 60_000);
+
+  it('refuses to run a separate worker on the embedded database', async () => {
+    const started = start(workerJs, { DATA_DIR: mkdtempSync(path.join(tmpdir(), 'life-data-')) });
+    expect(await started.exited).toBe(1);
+    expect(started.output()).toContain('needs DATABASE_URL');
+  }, 30_000);
+});
