@@ -1,7 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { CoreModule, type CoreOptions } from './core/core.module.js';
+import { AuthModule } from './modules/auth/auth.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { SiteModule } from './modules/site/site.module.js';
+import { UsersModule } from './modules/users/users.module.js';
 
 @Module({})
 export class AppModule {
@@ -9,7 +11,7 @@ export class AppModule {
     const web = options.role !== 'worker';
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(options), ...(web ? [HealthModule, SiteModule] : [])],
+      imports: [CoreModule.forRoot(options), ...(web ? [HealthModule, SiteModule, UsersModule, AuthModule] : [])],
     };
   }
 }

@@ -45,6 +45,9 @@ export const ConfigSchema = z.object({
   QUEUE_PREFIX: z.preprocess(emptyToUndefined, z.string().regex(/^[A-Za-z0-9_-]+$/).default('life')),
   ADMIN_EMAILS: emailList,
   ENCRYPTION_KEYS: optionalString,
+  BETA_MODE: z.preprocess(emptyToUndefined, z.stringbool().default(true)),
+  DEV_LOGIN: z.preprocess(emptyToUndefined, z.enum(['auto', 'on', 'off']).default('auto')),
+  DEV_LOGIN_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(0)),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

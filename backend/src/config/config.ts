@@ -20,6 +20,9 @@ export interface AppConfig {
   adminEmails: string[];
   encryptionKeys: string | undefined;
   logLevel: RawConfig['LOG_LEVEL'];
+  betaMode: boolean;
+  /** The built-in development identity provider (never in production). */
+  devLogin: { enabled: boolean; port: number };
   staticDir: string;
   trustProxy: boolean;
   company: { name: string; taxId: string; address: string; email: string };
@@ -55,6 +58,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       );
     }
   }
+  if (raw.NODE_ENV === 'production' && raw.DEV_LOGIN === 'on') {
+    throw new ConfigError('Invalid configuration:\n  - DEV_LOGIN=on is refused when NODE_ENV=production: the development identity provider lets anyone pick any e-mail.');
+  }
   return {
     env: raw.NODE_ENV,
     isProduction: raw.NODE_ENV === 'production',
@@ -69,6 +75,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     adminEmails: raw.ADMIN_EMAILS,
     encryptionKeys: raw.ENCRYPTION_KEYS,
     logLevel: raw.LOG_LEVEL,
+    betaMode: raw.BETA_MODE,
+    devLogin: { enabled: raw.DEV_LOGIN === 'on' || (raw.DEV_LOGIN === 'auto' && raw.NODE_ENV === 'development'), port: raw.DEV_LOGIN_PORT },
     staticDir: raw.STATIC_DIR ? path.resolve(raw.STATIC_DIR) : path.resolve(backendRoot, '..', 'frontend', 'dist'),
     trustProxy: raw.TRUST_PROXY,
     company: {

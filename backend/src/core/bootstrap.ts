@@ -4,6 +4,7 @@ import path from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { INestApplicationContext } from '@nestjs/common';
+import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import { Logger } from 'nestjs-pino';
@@ -102,6 +103,7 @@ export async function createWebApp(runtime: Runtime, role: Exclude<ProcessRole, 
     return undefined;
   });
 
+  await app.register(cookie);
   await app.register(fastifyStatic, { root: swaggerUiDir(), prefix: '/api/docs/assets/', decorateReply: false, index: false });
   if (existsSync(config.staticDir)) {
     await app.register(fastifyStatic, {

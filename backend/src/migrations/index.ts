@@ -1,5 +1,6 @@
 import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261122180338_identities } from './Migration20261122180338_identities.js';
 import { Migration20261122175530_initial } from './Migration20261122175530_initial.js';
 
 /** Every migration, oldest first. `npm run migration:create -w backend -- <name>` appends to this list. */
-export const MIGRATIONS: MigrationObject[] = [{ name: 'Migration20261122175530_initial', class: Migration20261122175530_initial }];
+export const MIGRATIONS: MigrationObject[] = [{ name: 'Migration20261122175530_initial', class: Migration20261122175530_initial }, { name: 'Migration20261122180338_identities', class: Migration20261122180338_identities }];

@@ -2,3 +2,4 @@ export * from './common.js';
 export * from './health.js';
 export * from './site.js';
 export * from './session.js';
+export * from './auth.js';

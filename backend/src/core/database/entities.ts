@@ -1,5 +1,6 @@
 import { Session } from '../../modules/auth/entities/session.entity.js';
 import { LoginProvider } from '../../modules/auth/entities/login-provider.entity.js';
+import { UserIdentity } from '../../modules/auth/entities/user-identity.entity.js';
 import { BetaInvite } from '../../modules/auth/entities/beta-invite.entity.js';
 import { ExternalService } from '../../modules/external-services/entities/external-service.entity.js';
 import { UserCredential } from '../../modules/external-services/entities/user-credential.entity.js';
@@ -8,4 +9,4 @@ import { User } from '../../modules/users/entities/user.entity.js';
 import { BaseEntity } from './base.entity.js';
 
 /** Every entity, listed explicitly: no folder scanning, so the build output is all that runs. */
-export const ENTITIES = [BaseEntity, User, Session, LoginProvider, BetaInvite, ExternalService, UserCredential, OAuthClient];
+export const ENTITIES = [BaseEntity, User, UserIdentity, Session, LoginProvider, BetaInvite, ExternalService, UserCredential, OAuthClient];

@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { UsersModule } from '../users/users.module.js';
+import { AuthGuard } from './auth.guard.js';
+import { BetaInvitesController } from './beta-invites.controller.js';
+import { BetaInvitesService } from './beta-invites.service.js';
+import { DevIdpService } from './dev-idp/dev-idp.service.js';
+import { LoginFlowService } from './login-flow.service.js';
+import { LoginController } from './login.controller.js';
+import { LoginProvidersController } from './login-providers.controller.js';
+import { LoginProvidersService } from './login-providers.service.js';
+import { LoginStateStore } from './login-state.store.js';
+import { OidcVerifier } from './oidc-verifier.js';
+import { SessionService } from './session.service.js';
+
+/** Sign-in, sessions, roles, beta invitations and the login provider configuration. */
+@Module({
+  imports: [UsersModule],
+  controllers: [LoginController, BetaInvitesController, LoginProvidersController],
+  providers: [
+    SessionService,
+    LoginProvidersService,
+    BetaInvitesService,
+    LoginStateStore,
+    OidcVerifier,
+    DevIdpService,
+    LoginFlowService,
+    { provide: APP_GUARD, useClass: AuthGuard },
+  ],
+  exports: [SessionService, BetaInvitesService, LoginProvidersService],
+})
+export class AuthModule {}

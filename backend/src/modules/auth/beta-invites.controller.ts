@@ -1,0 +1,31 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { BetaInviteListSchema, BetaInviteParamsSchema, BetaInviteSchema, CreateBetaInviteSchema } from '@life/contracts';
+import { Contract } from '../../core/http/contract.js';
+import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-user.decorator.js';
+import { Roles } from '../../core/http/roles.decorator.js';
+import { BetaInvitesService } from './beta-invites.service.js';
+
+@Controller('beta-invites')
+@Roles('admin')
+export class BetaInvitesController {
+  constructor(private readonly invites: BetaInvitesService) {}
+
+  @Get()
+  @Contract({ summary: 'List beta invitations, newest first', tags: ['admin'], access: 'admin', response: BetaInviteListSchema })
+  list() {
+    return this.invites.list();
+  }
+
+  @Post()
+  @Contract({ summary: 'Invite an e-mail to the beta', tags: ['admin'], access: 'admin', body: CreateBetaInviteSchema, response: BetaInviteSchema, successStatus: 201, errors: [409] })
+  create(@Body() body: { email: string }, @CurrentUser() admin: AuthenticatedUser) {
+    return this.invites.invite(body.email, admin.email);
+  }
+
+  @Delete(':email')
+  @HttpCode(204)
+  @Contract({ summary: 'Withdraw an invitation', tags: ['admin'], access: 'admin', params: BetaInviteParamsSchema, successStatus: 204, errors: [404] })
+  async remove(@Param('email') email: string) {
+    await this.invites.remove(email);
+  }
+}

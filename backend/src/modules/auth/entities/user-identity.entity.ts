@@ -1,0 +1,31 @@
+import { randomUUID } from 'node:crypto';
+import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
+import { User } from '../../users/entities/user.entity.js';
+
+/** A person's account at one identity provider: (provider, subject) names them for good. */
+@Entity({ tableName: 'user_identities' })
+@Unique({ properties: ['provider', 'subject'] })
+export class UserIdentity {
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @Property({ type: 'varchar', length: 64 })
+  provider: string;
+
+  @Property({ type: 'varchar', length: 255 })
+  subject: string;
+
+  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  @Index()
+  user: User;
+
+  /** The e-mail the provider reported at the last sign-in. */
+  @Property({ type: 'varchar', length: 254, nullable: true })
+  email?: string | null;
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'timestamptz' })
+  lastLoginAt: Date = new Date();
+}

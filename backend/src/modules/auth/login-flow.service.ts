@@ -1,0 +1,247 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { EntityManager } from '@mikro-orm/postgresql';
+import type { LoginSuccess } from '@life/contracts';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { User } from '../users/entities/user.entity.js';
+import { toProfile, UsersService } from '../users/users.service.js';
+import { appleClientSecret } from './apple-client-secret.js';
+import { AuthError, AuthErrorCode } from './auth.errors.js';
+import { BetaInvitesService } from './beta-invites.service.js';
+import { DEV_CLIENT_ID, DevIdpService } from './dev-idp/dev-idp.service.js';
+import { UserIdentity } from './entities/user-identity.entity.js';
+import { familyOf, type ProviderFamily } from './login-providers.defaults.js';
+import { LoginProvidersService } from './login-providers.service.js';
+import { hashBrowserBinding, LoginStateStore } from './login-state.store.js';
+import { OidcVerifier } from './oidc-verifier.js';
+import { SessionService } from './session.service.js';
+
+interface EffectiveProvider {
+  name: string;
+  family: ProviderFamily;
+  clientId: string;
+  clientSecret?: string;
+  baseUrl: string;
+  authUrl: string;
+  tokenUrl: string;
+  userUrl?: string;
+  scopes: string;
+  redirectUri: string;
+}
+
+interface ProviderIdentity {
+  subject: string;
+  email?: string;
+  emailVerified: boolean;
+  usernameHint?: string;
+}
+
+const TIMEOUT_MS = 10_000;
+const b64url = (buffer: Buffer) => buffer.toString('base64url');
+
+async function readJson(response: Response): Promise<Record<string, unknown>> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return Object.fromEntries(new URLSearchParams(text));
+  }
+}
+
+/**
+ * Sign-in with an outside identity provider: authorization code flow with a
+ * single-use state bound to the browser, PKCE S256, and an OIDC nonce.
+ */
+@Injectable()
+export class LoginFlowService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly providers: LoginProvidersService,
+    private readonly states: LoginStateStore,
+    private readonly oidc: OidcVerifier,
+    private readonly devIdp: DevIdpService,
+    private readonly users: UsersService,
+    private readonly invites: BetaInvitesService,
+    private readonly sessions: SessionService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  private async effective(name: string): Promise<EffectiveProvider> {
+    const family = familyOf(name);
+    const row = family ? await this.providers.findByName(name) : null;
+    if (!family || !row) throw new AuthError(AuthErrorCode.UnknownProvider, `There is no login provider called ${name}.`);
+    const redirectUri = row.redirectUrl || `${this.config.appUrl}/login/${name}/callback`;
+    if (!row.appId) {
+      if (!this.devIdp.enabled) throw new AuthError(AuthErrorCode.ProviderUnavailable, `Signing in with ${name} is not configured yet.`);
+      const issuer = await this.devIdp.issuer();
+      return { name, family: 'oidc', clientId: DEV_CLIENT_ID, clientSecret: this.devIdp.clientSecret, baseUrl: issuer, authUrl: `${issuer}/auth`, tokenUrl: `${issuer}/token`, scopes: 'openid email profile', redirectUri: this.devIdp.redirectUri(name) };
+    }
+    if (!row.authUrl || !row.tokenUrl || !row.baseUrl) throw new AuthError(AuthErrorCode.ProviderUnavailable, `The ${name} login provider is missing its URLs.`);
+    return {
+      name,
+      family,
+      clientId: row.appId,
+      clientSecret: this.providers.decryptSecret(row),
+      baseUrl: row.baseUrl,
+      authUrl: row.authUrl,
+      tokenUrl: row.tokenUrl,
+      userUrl: row.userUrl ?? undefined,
+      scopes: row.scopes ?? '',
+      redirectUri,
+    };
+  }
+
+  /** Where to send the browser, and the value of its binding cookie. */
+  async start(name: string, returnTo: string | undefined): Promise<{ url: string; browserBinding: string }> {
+    const provider = await this.effective(name);
+    const codeVerifier = b64url(randomBytes(32));
+    const nonce = b64url(randomBytes(16));
+    const browserBinding = b64url(randomBytes(32));
+    const state = await this.states.create({ provider: name, codeVerifier, nonce, browserHash: hashBrowserBinding(browserBinding), returnTo });
+    const url = new URL(provider.authUrl);
+    const params: Record<string, string> = {
+      response_type: 'code',
+      client_id: provider.clientId,
+      redirect_uri: provider.redirectUri,
+      state,
+      code_challenge: b64url(createHash('sha256').update(codeVerifier).digest()),
+      code_challenge_method: 'S256',
+    };
+    if (provider.scopes) params.scope = provider.scopes;
+    if (provider.family !== 'github') params.nonce = nonce;
+    if (provider.family === 'apple') params.response_mode = 'form_post';
+    for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+    return { url: url.toString(), browserBinding };
+  }
+
+  /** Apple POSTs the result; keep its one-time name and continue on the SPA page with GET. */
+  async acceptFormPost(name: string, form: { code?: string; state?: string; user?: string; error?: string }): Promise<string> {
+    if (familyOf(name) !== 'apple') throw new AuthError(AuthErrorCode.UnknownProvider, `${name} does not post its answer.`);
+    if (form.error || !form.code || !form.state) return '/';
+    const state = await this.states.peek(form.state);
+    if (state && state.provider === name && form.user) {
+      try {
+        const user = JSON.parse(form.user) as { name?: { firstName?: string; lastName?: string } };
+        const fullName = [user.name?.firstName, user.name?.lastName].filter(Boolean).join(' ').slice(0, 64);
+        if (fullName) await this.states.update(form.state, { ...state, appleName: fullName });
+      } catch {
+        // A malformed optional name is ignored; the sign-in goes on without it.
+      }
+    }
+    const query = new URLSearchParams({ code: form.code, state: form.state });
+    return `/login/${name}/callback?${query.toString()}`;
+  }
+
+  async finish(name: string, answer: { code: string; state: string; iss?: string }, browserBinding: string | undefined, meta: { ip?: string; userAgent?: string }): Promise<LoginSuccess> {
+    const state = await this.states.consume(answer.state);
+    if (!state || state.provider !== name || !browserBinding || hashBrowserBinding(browserBinding) !== state.browserHash) {
+      throw new AuthError(AuthErrorCode.InvalidState, 'This sign-in link is not valid any more. Start again.');
+    }
+    const provider = await this.effective(name);
+    const trimmed = (url: string) => url.replace(/\/$/, '');
+    if (answer.iss && provider.family !== 'github' && !provider.baseUrl.includes('{') && trimmed(answer.iss) !== trimmed(provider.baseUrl)) {
+      throw new AuthError(AuthErrorCode.InvalidState, 'The answer came from another issuer than the one this sign-in started with.');
+    }
+    const tokens = await this.exchange(provider, answer.code, state.codeVerifier);
+    const identity = await this.identify(provider, tokens, state.nonce, state.appleName);
+    const user = await this.resolveUser(name, identity);
+    const authToken = await this.sessions.create(user, meta);
+    return { authToken, user: toProfile(user), ...(state.returnTo ? { returnTo: state.returnTo } : {}) };
+  }
+
+  private async exchange(provider: EffectiveProvider, code: string, codeVerifier: string): Promise<Record<string, unknown>> {
+    const body = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: provider.redirectUri, client_id: provider.clientId, code_verifier: codeVerifier });
+    if (provider.family === 'apple') {
+      if (!provider.clientSecret) throw new AuthError(AuthErrorCode.ProviderUnavailable, 'Apple has no key configured.');
+      body.set('client_secret', await appleClientSecret(provider.clientSecret, provider.clientId, provider.baseUrl));
+    } else if (provider.clientSecret) {
+      body.set('client_secret', provider.clientSecret);
+    }
+    let response: Response;
+    try {
+      response = await fetch(provider.tokenUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body,
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+    } catch {
+      throw new AuthError(AuthErrorCode.ProviderError, `${provider.name} did not answer the token request.`);
+    }
+    const answer = await readJson(response);
+    if (!response.ok || typeof answer.error === 'string' || typeof answer.access_token !== 'string') {
+      const reason = typeof answer.error === 'string' ? answer.error : `HTTP ${response.status}`;
+      throw new AuthError(AuthErrorCode.ProviderError, `${provider.name} refused the sign-in code (${reason.slice(0, 80)}).`);
+    }
+    return answer;
+  }
+
+  private async identify(provider: EffectiveProvider, tokens: Record<string, unknown>, nonce: string, appleName?: string): Promise<ProviderIdentity> {
+    if (provider.family === 'github') return this.identifyGithub(provider, String(tokens.access_token));
+    if (typeof tokens.id_token !== 'string') throw new AuthError(AuthErrorCode.InvalidIdToken, `${provider.name} sent no id_token.`);
+    let claims = await this.oidc.verify(tokens.id_token, { baseUrl: provider.baseUrl, audience: provider.clientId, nonce });
+    if (typeof claims.email !== 'string' && provider.userUrl) claims = { ...claims, ...(await this.userinfo(provider.userUrl, String(tokens.access_token), String(claims.sub))) };
+    const verified = claims.email_verified === true || claims.email_verified === 'true' || claims.xms_edov === true;
+    return {
+      subject: String(claims.sub),
+      email: typeof claims.email === 'string' ? claims.email.toLowerCase() : undefined,
+      emailVerified: verified,
+      usernameHint: appleName ?? (typeof claims.preferred_username === 'string' ? claims.preferred_username.split('@')[0] : typeof claims.name === 'string' ? claims.name : undefined),
+    };
+  }
+
+  /** Claims some providers leave out of the id_token; only trusted when about the same subject. */
+  private async userinfo(url: string, accessToken: string, subject: string): Promise<Record<string, unknown>> {
+    const response = await fetch(url, { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' }, signal: AbortSignal.timeout(TIMEOUT_MS) }).catch(() => undefined);
+    if (!response?.ok) return {};
+    const info = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+    return info.sub === subject ? { email: info.email, email_verified: info.email_verified } : {};
+  }
+
+  private async identifyGithub(provider: EffectiveProvider, accessToken: string): Promise<ProviderIdentity> {
+    if (!provider.userUrl) throw new AuthError(AuthErrorCode.ProviderUnavailable, 'GitHub has no user URL configured.');
+    const headers = { authorization: `Bearer ${accessToken}`, accept: 'application/vnd.github+json', 'user-agent': 'Life' };
+    const get = async (url: string) => {
+      const response = await fetch(url, { headers, signal: AbortSignal.timeout(TIMEOUT_MS) }).catch(() => undefined);
+      if (!response?.ok) throw new AuthError(AuthErrorCode.ProviderError, 'GitHub did not return the account.');
+      return (await response.json()) as unknown;
+    };
+    const profile = (await get(provider.userUrl)) as { id?: unknown; login?: unknown };
+    if (typeof profile.id !== 'number' && typeof profile.id !== 'string') throw new AuthError(AuthErrorCode.ProviderError, 'GitHub returned no account id.');
+    const emails = (await get(`${provider.userUrl.replace(/\/$/, '')}/emails`)) as { email?: unknown; primary?: unknown; verified?: unknown }[];
+    const verified = Array.isArray(emails) ? emails.filter((e) => e.verified === true && typeof e.email === 'string') : [];
+    const chosen = verified.find((e) => e.primary === true) ?? verified[0];
+    return {
+      subject: String(profile.id),
+      email: chosen ? String(chosen.email).toLowerCase() : undefined,
+      emailVerified: Boolean(chosen),
+      usernameHint: typeof profile.login === 'string' ? profile.login : undefined,
+    };
+  }
+
+  /** Known identity → its user; else link by verified e-mail; else a new account (beta rules). */
+  private async resolveUser(provider: string, identity: ProviderIdentity): Promise<User> {
+    const known = await this.em.findOne(UserIdentity, { provider, subject: identity.subject }, { populate: ['user'] });
+    if (known) {
+      known.lastLoginAt = new Date();
+      if (identity.email) known.email = identity.email;
+      await this.em.flush();
+      await this.users.applyConfiguredRole(known.user);
+      return known.user;
+    }
+    if (!identity.email || !identity.emailVerified) {
+      throw new AuthError(AuthErrorCode.UnverifiedEmail, 'Your account there has no verified e-mail, so Life cannot sign you in with it.');
+    }
+    let user = await this.users.findByEmail(identity.email);
+    if (!user) {
+      if (this.invites.betaMode && !this.users.isConfiguredAdmin(identity.email) && !(await this.invites.isInvited(identity.email))) {
+        throw new AuthError(AuthErrorCode.NotInvited, 'Life is in private beta and this e-mail has no invitation yet.');
+      }
+      user = await this.users.create({ email: identity.email, emailVerified: true, usernameHint: identity.usernameHint });
+    }
+    this.em.create(UserIdentity, { provider, subject: identity.subject, user, email: identity.email });
+    await this.em.flush();
+    await this.users.applyConfiguredRole(user);
+    return user;
+  }
+}

@@ -1,0 +1,36 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { IdParamsSchema, LoginProviderInputSchema, LoginProviderListSchema, LoginProviderSchema, type LoginProviderInput } from '@life/contracts';
+import { Contract } from '../../core/http/contract.js';
+import { Roles } from '../../core/http/roles.decorator.js';
+import { LoginProvidersService } from './login-providers.service.js';
+
+@Controller('api/login-providers')
+@Roles('admin')
+export class LoginProvidersController {
+  constructor(private readonly providers: LoginProvidersService) {}
+
+  @Get()
+  @Contract({ summary: 'List login providers (secrets masked)', tags: ['admin'], access: 'admin', response: LoginProviderListSchema })
+  list() {
+    return this.providers.list();
+  }
+
+  @Post()
+  @Contract({ summary: 'Add a login provider', tags: ['admin'], access: 'admin', body: LoginProviderInputSchema, response: LoginProviderSchema, successStatus: 201, errors: [404, 409] })
+  create(@Body() body: LoginProviderInput) {
+    return this.providers.create(body);
+  }
+
+  @Put(':id')
+  @Contract({ summary: 'Edit a login provider (the masked secret means unchanged)', tags: ['admin'], access: 'admin', params: IdParamsSchema, body: LoginProviderInputSchema, response: LoginProviderSchema, errors: [404, 409] })
+  update(@Param('id') id: string, @Body() body: LoginProviderInput) {
+    return this.providers.update(id, body);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @Contract({ summary: 'Delete a login provider', tags: ['admin'], access: 'admin', params: IdParamsSchema, successStatus: 204, errors: [404] })
+  async remove(@Param('id') id: string) {
+    await this.providers.remove(id);
+  }
+}

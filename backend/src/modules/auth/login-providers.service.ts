@@ -1,0 +1,127 @@
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { CreateRequestContext } from '@mikro-orm/decorators/legacy';
+import { EntityManager, MikroORM, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
+import { LOGIN_PROVIDERS, SECRET_MASK, type LoginProviderDto, type LoginProviderInput } from '@life/contracts';
+import { KeyRing } from '../../core/crypto/key-ring.js';
+import { AuthError, AuthErrorCode } from './auth.errors.js';
+import { LoginProvider } from './entities/login-provider.entity.js';
+import { LOGIN_PROVIDER_DEFAULTS } from './login-providers.defaults.js';
+
+/** Associated data binds a ciphertext to its row and column: a secret cannot be pasted into another row. */
+const secretAad = (row: LoginProvider) => `login_providers:${row.id}:app_secret`;
+
+export function toLoginProviderDto(row: LoginProvider): LoginProviderDto {
+  return {
+    id: row.id,
+    service_name: row.serviceName,
+    service_type: row.serviceType,
+    description: row.description ?? null,
+    app_id: row.appId ?? null,
+    app_secret: row.appSecretEncrypted ? SECRET_MASK : '',
+    base_url: row.baseUrl ?? null,
+    auth_url: row.authUrl ?? null,
+    token_url: row.tokenUrl ?? null,
+    redirect_url: row.redirectUrl ?? null,
+    scopes: row.scopes ?? null,
+    user_url: row.userUrl ?? null,
+  };
+}
+
+const blankToNull = (value: string | null | undefined) => (value === undefined ? undefined : value === null || value.trim() === '' ? null : value.trim());
+
+@Injectable()
+export class LoginProvidersService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('LoginProviders');
+
+  constructor(
+    private readonly em: EntityManager,
+    private readonly orm: MikroORM,
+    private readonly keyRing: KeyRing,
+  ) {}
+
+  /** Creates the four default rows once; never overwrites what an admin changed. */
+  @CreateRequestContext()
+  async onApplicationBootstrap(): Promise<void> {
+    for (const defaults of LOGIN_PROVIDER_DEFAULTS) {
+      const inserted = await this.em.getConnection().execute(
+        `insert into login_providers (id, created_at, updated_at, service_name, service_type, description, base_url, auth_url, token_url, user_url, scopes)
+         values (gen_random_uuid(), now(), now(), ?, 'login', ?, ?, ?, ?, ?, ?) on conflict (service_name) do nothing returning id`,
+        [defaults.serviceName, defaults.description, defaults.baseUrl, defaults.authUrl, defaults.tokenUrl, defaults.userUrl, defaults.scopes],
+      );
+      if (inserted.length > 0) this.logger.log(`Created default login provider ${defaults.serviceName}`);
+    }
+  }
+
+  async list(): Promise<LoginProviderDto[]> {
+    const rows = await this.em.find(LoginProvider, {}, { orderBy: { serviceName: 'asc' } });
+    return rows.map(toLoginProviderDto);
+  }
+
+  findByName(name: string): Promise<LoginProvider | null> {
+    return this.em.findOne(LoginProvider, { serviceName: name });
+  }
+
+  decryptSecret(row: LoginProvider): string | undefined {
+    return row.appSecretEncrypted ? this.keyRing.decrypt(row.appSecretEncrypted, secretAad(row)) : undefined;
+  }
+
+  private apply(row: LoginProvider, input: LoginProviderInput): void {
+    row.serviceName = input.service_name;
+    if (input.service_type !== undefined) row.serviceType = input.service_type.trim() || 'login';
+    const fields = [
+      ['description', input.description],
+      ['appId', input.app_id],
+      ['baseUrl', input.base_url],
+      ['authUrl', input.auth_url],
+      ['tokenUrl', input.token_url],
+      ['redirectUrl', input.redirect_url],
+      ['scopes', input.scopes],
+      ['userUrl', input.user_url],
+    ] as const;
+    for (const [key, value] of fields) {
+      const normalised = blankToNull(value);
+      if (normalised !== undefined) row[key] = normalised;
+    }
+    // The mask (or an absent field) means "keep the stored secret"; an empty string clears it.
+    if (input.app_secret !== undefined && input.app_secret !== SECRET_MASK) {
+      row.appSecretEncrypted = input.app_secret === null || input.app_secret === '' ? null : this.keyRing.encrypt(input.app_secret, secretAad(row));
+    }
+  }
+
+  private assertKnownName(name: string): void {
+    if (!(LOGIN_PROVIDERS as readonly string[]).includes(name)) {
+      throw new AuthError(AuthErrorCode.UnknownProvider, `Only ${LOGIN_PROVIDERS.join(', ')} are supported login providers.`);
+    }
+  }
+
+  async create(input: LoginProviderInput): Promise<LoginProviderDto> {
+    this.assertKnownName(input.service_name);
+    if (await this.findByName(input.service_name)) throw new AuthError(AuthErrorCode.LoginProviderExists, `A login provider named ${input.service_name} already exists.`);
+    const row = this.em.create(LoginProvider, { serviceName: input.service_name, serviceType: 'login' });
+    this.apply(row, input);
+    try {
+      await this.em.flush();
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) throw new AuthError(AuthErrorCode.LoginProviderExists, `A login provider named ${input.service_name} already exists.`);
+      throw error;
+    }
+    return toLoginProviderDto(row);
+  }
+
+  async update(id: string, input: LoginProviderInput): Promise<LoginProviderDto> {
+    this.assertKnownName(input.service_name);
+    const row = await this.em.findOne(LoginProvider, { id });
+    if (!row) throw new AuthError(AuthErrorCode.LoginProviderNotFound, 'No login provider has that id.');
+    if (input.service_name !== row.serviceName && (await this.findByName(input.service_name))) {
+      throw new AuthError(AuthErrorCode.LoginProviderExists, `A login provider named ${input.service_name} already exists.`);
+    }
+    this.apply(row, input);
+    await this.em.flush();
+    return toLoginProviderDto(row);
+  }
+
+  async remove(id: string): Promise<void> {
+    const deleted = await this.em.nativeDelete(LoginProvider, { id });
+    if (deleted === 0) throw new AuthError(AuthErrorCode.LoginProviderNotFound, 'No login provider has that id.');
+  }
+}

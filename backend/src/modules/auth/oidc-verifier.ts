@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { createRemoteJWKSet, decodeJwt, jwtVerify, type JWTPayload } from 'jose';
+import { AuthError, AuthErrorCode } from './auth.errors.js';
+
+interface Discovery {
+  issuer: string;
+  jwks: ReturnType<typeof createRemoteJWKSet>;
+  fetchedAt: number;
+}
+
+const DISCOVERY_TTL_MS = 60 * 60 * 1000;
+
+/**
+ * Verifies OpenID Connect id_tokens: signature against the provider's JWKS (from its
+ * discovery document at `base_url`), issuer, audience, expiry and nonce.
+ */
+@Injectable()
+export class OidcVerifier {
+  private readonly cache = new Map<string, Discovery>();
+
+  private async discover(baseUrl: string): Promise<Discovery> {
+    const cached = this.cache.get(baseUrl);
+    if (cached && Date.now() - cached.fetchedAt < DISCOVERY_TTL_MS) return cached;
+    const url = `${baseUrl.replace(/\/$/, '')}/.well-known/openid-configuration`;
+    let document: { issuer?: unknown; jwks_uri?: unknown };
+    try {
+      const response = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(10_000) });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      document = (await response.json()) as typeof document;
+    } catch (error) {
+      throw new AuthError(AuthErrorCode.ProviderError, `Could not read the provider's OpenID configuration (${error instanceof Error ? error.message : 'error'}).`);
+    }
+    if (typeof document.issuer !== 'string' || typeof document.jwks_uri !== 'string') {
+      throw new AuthError(AuthErrorCode.ProviderError, "The provider's OpenID configuration has no issuer or jwks_uri.");
+    }
+    const discovery = { issuer: document.issuer, jwks: createRemoteJWKSet(new URL(document.jwks_uri), { timeoutDuration: 10_000 }), fetchedAt: Date.now() };
+    this.cache.set(baseUrl, discovery);
+    return discovery;
+  }
+
+  async verify(idToken: string, options: { baseUrl: string; audience: string; nonce: string }): Promise<JWTPayload> {
+    const discovery = await this.discover(options.baseUrl);
+    let issuer = discovery.issuer;
+    // Microsoft's multi-tenant ("common") issuer is a template filled with the token's tenant.
+    if (issuer.includes('{tenantid}')) {
+      let tid: unknown;
+      try {
+        tid = decodeJwt(idToken).tid;
+      } catch {
+        tid = undefined;
+      }
+      if (typeof tid !== 'string' || !/^[0-9a-f-]{36}$/i.test(tid)) throw new AuthError(AuthErrorCode.InvalidIdToken, 'The id_token names no valid tenant.');
+      issuer = issuer.replace('{tenantid}', tid);
+    }
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(idToken, discovery.jwks, { issuer, audience: options.audience, algorithms: ['RS256', 'ES256', 'PS256'], clockTolerance: 60 }));
+    } catch (error) {
+      throw new AuthError(AuthErrorCode.InvalidIdToken, `The id_token is not valid (${error instanceof Error ? error.message : 'error'}).`);
+    }
+    if (payload.nonce !== options.nonce) throw new AuthError(AuthErrorCode.InvalidIdToken, 'The id_token nonce does not match this sign-in.');
+    if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw new AuthError(AuthErrorCode.InvalidIdToken, 'The id_token has no subject.');
+    return payload;
+  }
+}

@@ -1,0 +1,12 @@
+import { AppError } from '../../core/http/app-error.js';
+
+export enum UsersErrorCode {
+  UsernameTaken = 'username_taken',
+  UserNotFound = 'user_not_found',
+}
+
+export class UsersError extends AppError {
+  constructor(code: UsersErrorCode, message: string) {
+    super(code === UsersErrorCode.UsernameTaken ? 409 : 404, code, message);
+  }
+}

@@ -1,0 +1,94 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
+import { USERNAME_MAX, USERNAME_MIN, type UserProfile } from '@life/contracts';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { User } from './entities/user.entity.js';
+import { UsersError, UsersErrorCode } from './users.errors.js';
+
+export function toProfile(user: User): UserProfile {
+  return { id: user.id, username: user.username, email: user.email, role: user.role };
+}
+
+/** Turns a provider's login or name into a valid username candidate. */
+export function usernameCandidate(raw: string | undefined, email: string): string {
+  const base = (raw || email.split('@')[0] || 'usuario')
+    .normalize('NFKC')
+    .replace(/[^\p{L}\p{N}_.-]+/gu, '')
+    .slice(0, USERNAME_MAX);
+  return base.length >= USERNAME_MIN ? base : `${base}${'user'.slice(0, USERNAME_MIN - base.length + 1)}`.slice(0, USERNAME_MAX);
+}
+
+@Injectable()
+export class UsersService {
+  constructor(
+    private readonly em: EntityManager,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  findById(id: string): Promise<User | null> {
+    return this.em.findOne(User, { id });
+  }
+
+  findByEmail(email: string): Promise<User | null> {
+    return this.em.findOne(User, { email: email.toLowerCase() });
+  }
+
+  isConfiguredAdmin(email: string): boolean {
+    return this.config.adminEmails.includes(email.toLowerCase());
+  }
+
+  /** A username no one has (case-insensitively): the candidate, else candidate + a number. */
+  private async freeUsername(candidate: string): Promise<string> {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const suffix = attempt === 0 ? '' : String(attempt + 1);
+      const name = `${candidate.slice(0, USERNAME_MAX - suffix.length)}${suffix}`;
+      const taken = await this.em.getConnection().execute<{ n: number }[]>('select 1 as n from users where lower(username) = lower(?) limit 1', [name]);
+      if (taken.length === 0) return name;
+    }
+    return `${candidate.slice(0, USERNAME_MAX - 9)}${Date.now().toString(36).slice(-8)}`;
+  }
+
+  async create(input: { email: string; emailVerified: boolean; usernameHint?: string }): Promise<User> {
+    const email = input.email.toLowerCase();
+    const user = this.em.create(User, {
+      email,
+      emailVerified: input.emailVerified,
+      username: await this.freeUsername(usernameCandidate(input.usernameHint, email)),
+      role: this.isConfiguredAdmin(email) ? 'admin' : 'user',
+    });
+    await this.em.persist(user).flush();
+    return user;
+  }
+
+  /** ADMIN_EMAILS promote at every sign-in; removal from the list is done with the CLI or database. */
+  async applyConfiguredRole(user: User): Promise<void> {
+    if (user.role !== 'admin' && this.isConfiguredAdmin(user.email)) {
+      user.role = 'admin';
+      await this.em.flush();
+    }
+  }
+
+  async updateUsername(userId: string, username: string): Promise<UserProfile> {
+    const user = await this.findById(userId);
+    if (!user) throw new UsersError(UsersErrorCode.UserNotFound, 'No existe ese usuario.');
+    if (user.username === username) return toProfile(user);
+    const clash = await this.em.getConnection().execute<{ n: number }[]>('select 1 as n from users where lower(username) = lower(?) and id <> ? limit 1', [username, userId]);
+    if (clash.length > 0) throw new UsersError(UsersErrorCode.UsernameTaken, 'Ese nombre de usuario ya está en uso.');
+    user.username = username;
+    try {
+      await this.em.flush();
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) throw new UsersError(UsersErrorCode.UsernameTaken, 'Ese nombre de usuario ya está en uso.');
+      throw error;
+    }
+    return toProfile(user);
+  }
+
+  async makeAdmin(email: string): Promise<User | null> {
+    const user = await this.findByEmail(email);
+    if (!user) return null;
+    user.role = 'admin';
+    await this.em.flush();
+    return user;
+  }
+}
