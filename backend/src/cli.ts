@@ -4,7 +4,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MikroORM } from '@mikro-orm/postgresql';
+import { EmailSchema } from '@life/contracts';
 import { loadConfig } from './config/config.js';
+import { User } from './modules/users/entities/user.entity.js';
+import { embeddedUrlFile } from './core/database/embedded-postgres.js';
 import { ormConfig } from './core/database/orm.config.js';
 import { assertNodeVersion } from './core/node-version.js';
 
@@ -15,8 +18,15 @@ type Command = { usage: string; run: (args: string[]) => Promise<void> };
 
 async function withOrm<T>(work: (orm: MikroORM) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  if (!config.databaseUrl) throw new Error('Set DATABASE_URL for this command (the embedded database lives inside `npm start`).');
-  const orm = await MikroORM.init(ormConfig(config.databaseUrl));
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    try {
+      databaseUrl = readFileSync(embeddedUrlFile(config.dataDir), 'utf8').trim();
+    } catch {
+      throw new Error('Set DATABASE_URL, or start the app first (`npm start`): the embedded database is reachable only while it runs.');
+    }
+  }
+  const orm = await MikroORM.init(ormConfig(databaseUrl));
   try {
     return await work(orm);
   } finally {
@@ -46,6 +56,33 @@ export const COMMANDS: Record<string, Command> = {
         }
         registerMigration(result.fileName);
         console.log(`Created ${result.fileName} and listed it in backend/src/migrations/index.ts`);
+      });
+    },
+  },
+  'user:make-admin': {
+    usage: 'user:make-admin <email>  give an existing account the admin role',
+    run: async ([email]) => {
+      const parsed = EmailSchema.safeParse(email ?? '');
+      if (!parsed.success) throw new Error('Usage: user:make-admin <email>');
+      await withOrm(async (orm) => {
+        const em = orm.em.fork();
+        const user = await em.findOne(User, { email: parsed.data });
+        if (!user) throw new Error(`No account uses ${parsed.data} yet: sign in once first (or list it in ADMIN_EMAILS).`);
+        user.role = 'admin';
+        await em.flush();
+        console.log(`${user.email} (${user.username}) is now an admin.`);
+      });
+    },
+  },
+  invite: {
+    usage: 'invite <email>  invite an e-mail to the beta',
+    run: async ([email]) => {
+      const parsed = EmailSchema.safeParse(email ?? '');
+      if (!parsed.success) throw new Error('Usage: invite <email>');
+      await withOrm(async (orm) => {
+        const em = orm.em.fork();
+        const rows = await em.getConnection().execute(`insert into beta_invites (email, invited_by, created_at) values (?, null, now()) on conflict (email) do nothing returning email`, [parsed.data]);
+        console.log(rows.length > 0 ? `Invited ${parsed.data}.` : `${parsed.data} was already invited.`);
       });
     },
   },

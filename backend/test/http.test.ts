@@ -48,6 +48,14 @@ describe('HTTP foundation (real PostgreSQL + Redis)', () => {
     }
   });
 
+  it('serves built assets with long-lived caching', async () => {
+    const response = await t.fetch('/assets/app-abc123.js');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('javascript');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await response.text()).toContain('life');
+  });
+
   it('answers a non-browser request for an unknown page with 404 JSON', async () => {
     const response = await t.fetch('/no-such-page', { headers: { accept: 'application/json' } });
     expect(response.status).toBe(404);

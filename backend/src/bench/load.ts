@@ -47,11 +47,7 @@ function assertLoopback(url: string): void {
 }
 
 /** Runs autocannon once against `baseUrl + spec.path` (no progress bar, no tables). */
-export async function runLoad(
-  baseUrl: string,
-  spec: HttpRequestSpec,
-  load: { connections: number; durationSec: number },
-): Promise<LoadResult> {
+export async function runLoad(baseUrl: string, spec: HttpRequestSpec, load: { connections: number; durationSec: number }): Promise<LoadResult> {
   if (!spec.path.startsWith('/')) throw new Error(`Request path must start with "/": ${spec.path}`);
   const url = `${baseUrl}${spec.path}`;
   assertLoopback(url);
@@ -89,9 +85,7 @@ export async function runLoad(
 
   const statuses: Record<string, number> = {};
   for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = stat?.count ?? 0;
-  const badStatus = expected
-    ? Object.entries(statuses).reduce((sum, [code, count]) => sum + (expected.includes(Number(code)) ? 0 : count), 0)
-    : result.non2xx;
+  const badStatus = expected ? Object.entries(statuses).reduce((sum, [code, count]) => sum + (expected.includes(Number(code)) ? 0 : count), 0) : result.non2xx;
   return {
     requestsPerSec: result.requests.average,
     total: result.requests.total,

@@ -34,13 +34,7 @@ const TAIL_LINES = 40;
  * forwarded, prefixed, to our stderr (capped, so a flood of warnings under load
  * cannot drown the table).
  */
-export function startNodeChild(
-  name: string,
-  script: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  options: { ipc?: boolean } = {},
-): ManagedChild {
+export function startNodeChild(name: string, script: string, args: string[], env: NodeJS.ProcessEnv, options: { ipc?: boolean } = {}): ManagedChild {
   const child = spawn(process.execPath, [script, ...args], {
     env,
     stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],

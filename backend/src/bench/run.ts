@@ -349,7 +349,12 @@ async function main(): Promise<number> {
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         log(`${scenario.name} failed: ${message}`);
-        rows.push({ name: scenario.name, target: scenario.run ? 'custom' : (scenario.target ?? 'app'), unit: scenario.run ? 'op/s' : 'req/s', failure: message.split('\n')[0]! });
+        rows.push({
+          name: scenario.name,
+          target: scenario.run ? 'custom' : (scenario.target ?? 'app'),
+          unit: scenario.run ? 'op/s' : 'req/s',
+          failure: message.split('\n')[0]!,
+        });
       }
     }
     appPeakRss = memoryOf(app.process.pid)?.peakRss;

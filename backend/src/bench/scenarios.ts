@@ -125,7 +125,7 @@ export const scenarios: AnyScenario[] = [
   }),
   defineScenario({
     name: 'site',
-    description: 'GET /api/site: full Nest + Fastify stack (helmet, request id, logging, contract), no I/O',
+    description: 'GET /api/site: the whole Nest + Fastify stack (pipeline, helmet, request id, request logging), no I/O',
     request: { path: '/api/site', headers: { accept: 'application/json' } },
   }),
   defineScenario({

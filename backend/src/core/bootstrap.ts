@@ -10,7 +10,7 @@ import fastifyStatic from '@fastify/static';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from '../app.module.js';
 import { ConfigError, loadConfig, type AppConfig } from '../config/config.js';
-import { KeyRing, KeyRingError, loadKeyRing } from './crypto/key-ring.js';
+import { type KeyRing, KeyRingError, loadKeyRing } from './crypto/key-ring.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './database/embedded-postgres.js';
 import { requestIdFor } from './http/request-id.js';
 import { isNegotiatedPage, pathOf, wantsHtml, SpaIndex } from './http/spa.js';
@@ -111,8 +111,9 @@ export async function createWebApp(runtime: Runtime, role: Exclude<ProcessRole, 
       prefix: '/',
       index: false,
       decorateReply: false,
-      setHeaders: (res, filePath) => {
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+      // @fastify/static 10 passes the Fastify reply here. Hashed build assets never change.
+      setHeaders: (reply: { header(name: string, value: string): unknown }, filePath: string) => {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable');
       },
     });
   }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -24,6 +24,8 @@ export interface TestApp {
 export function fakeStaticDir(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'life-static-'));
   writeFileSync(path.join(dir, 'index.html'), '<!doctype html><html><body><div id="root">life-spa</div></body></html>');
+  mkdirSync(path.join(dir, 'assets'));
+  writeFileSync(path.join(dir, 'assets', 'app-abc123.js'), 'console.log("life");');
   return dir;
 }
 
@@ -47,7 +49,8 @@ export async function startTestApp(options: { role?: 'web' | 'all'; env?: Record
   const staticDir = options.env?.STATIC_DIR ?? fakeStaticDir();
   const runtime = await prepareRuntime(options.role ?? 'web', testEnv(db, queuePrefix, { STATIC_DIR: staticDir, ...options.env }));
   const app = await createWebApp(runtime, options.role ?? 'web');
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  // PORT is 0 (a free port) unless a test needs to know the URL before boot (APP_URL).
+  await app.listen({ port: runtime.config.port, host: '127.0.0.1' });
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   return {
     app,

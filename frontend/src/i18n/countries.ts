@@ -3,15 +3,17 @@ import { normalizeForSearch } from '@/lib/utils';
 /** UI locales a country maps to. Only some have a locale file yet (see SUPPORTED_UI_LANGUAGES). */
 export type LocaleCode = 'es' | 'en' | 'pt' | 'fr' | 'de' | 'it' | 'ja' | 'zh';
 
+export type CountryCode = 'ES' | 'MX' | 'US' | 'GB' | 'BR' | 'FR' | 'DE' | 'IT' | 'JP' | 'CN';
+
 export interface Country {
-  code: string;
+  code: CountryCode;
   locale: LocaleCode;
   /** Names in Spanish and English: the picker searches both, whatever the UI language. */
   name: { es: string; en: string };
   language: { es: string; en: string };
 }
 
-export const COUNTRIES = [
+export const COUNTRIES: readonly Country[] = [
   { code: 'ES', locale: 'es', name: { es: 'España', en: 'Spain' }, language: { es: 'Español', en: 'Spanish' } },
   { code: 'MX', locale: 'es', name: { es: 'México', en: 'Mexico' }, language: { es: 'Español', en: 'Spanish' } },
   {
@@ -32,9 +34,7 @@ export const COUNTRIES = [
   { code: 'IT', locale: 'it', name: { es: 'Italia', en: 'Italy' }, language: { es: 'Italiano', en: 'Italian' } },
   { code: 'JP', locale: 'ja', name: { es: 'Japón', en: 'Japan' }, language: { es: 'Japonés', en: 'Japanese' } },
   { code: 'CN', locale: 'zh', name: { es: 'China', en: 'China' }, language: { es: 'Chino', en: 'Chinese' } },
-] as const satisfies readonly Country[];
-
-export type CountryCode = (typeof COUNTRIES)[number]['code'];
+];
 
 export const DEFAULT_COUNTRY: CountryCode = 'ES';
 
@@ -43,8 +43,9 @@ export function isCountryCode(value: unknown): value is CountryCode {
 }
 
 export function findCountry(code: CountryCode): Country {
-  // COUNTRIES always holds every CountryCode, so the fallback is unreachable.
-  return COUNTRIES.find((country) => country.code === code) ?? COUNTRIES[0];
+  const country = COUNTRIES.find((candidate) => candidate.code === code);
+  if (!country) throw new Error(`Unknown country code ${code}`);
+  return country;
 }
 
 /**
@@ -55,8 +56,6 @@ export function filterCountries(query: string, countries: readonly Country[] = C
   const needle = normalizeForSearch(query);
   if (!needle) return [...countries];
   return countries.filter((country) =>
-    [country.name.es, country.name.en, country.language.es, country.language.en].some((text) =>
-      normalizeForSearch(text).includes(needle),
-    ),
+    [country.name.es, country.name.en, country.language.es, country.language.en].some((text) => normalizeForSearch(text).includes(needle)),
   );
 }

@@ -7,5 +7,9 @@ export function cn(...inputs: ClassValue[]): string {
 
 /** Lower-cases and strips accents so "Japón", "japon" and "JAPÓN" compare equal. */
 export function normalizeForSearch(value: string): string {
-  return value.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase().trim();
+  return value
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .trim();
 }

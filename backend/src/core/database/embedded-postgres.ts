@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
@@ -8,6 +8,8 @@ export interface EmbeddedPostgres {
   url: string;
   stop(): Promise<void>;
 }
+
+export const embeddedUrlFile = (dataDir: string) => path.join(dataDir, 'embedded-database-url');
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -33,9 +35,14 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
   const listenPort = port === 0 ? await freePort() : port;
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: listenPort, maxConnections: 16 });
   await server.start();
+  const url = `postgresql://postgres:postgres@127.0.0.1:${listenPort}/postgres`;
+  // Lets `npm run cli` reach the running embedded database without DATABASE_URL.
+  const urlFile = embeddedUrlFile(dataDir);
+  writeFileSync(urlFile, url + '\n');
   return {
-    url: `postgresql://postgres:postgres@127.0.0.1:${listenPort}/postgres`,
+    url,
     async stop() {
+      rmSync(urlFile, { force: true });
       await server.stop();
       await db.close();
     },

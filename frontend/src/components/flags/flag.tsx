@@ -133,12 +133,9 @@ export function Flag({ code, className }: { code: FlagCode; className?: string }
     <span
       aria-hidden="true"
       data-flag={code}
-      className={cn(
-        'inline-flex h-4 w-6 shrink-0 overflow-hidden rounded-[3px] shadow-[0_0_0_1px_rgb(0_0_0/0.08)]',
-        className,
-      )}
+      className={cn('inline-flex h-4 w-6 shrink-0 overflow-hidden rounded-[3px] shadow-[0_0_0_1px_rgb(0_0_0/0.08)]', className)}
     >
-      <svg viewBox="0 0 30 20" className="size-full" preserveAspectRatio="xMidYMid slice">
+      <svg viewBox="0 0 30 20" className="size-full!" preserveAspectRatio="xMidYMid slice">
         <FlagShapes code={code} />
       </svg>
     </span>

@@ -39,13 +39,7 @@ export function CountryPicker() {
     <Dialog open={open} onOpenChange={handleOpenChange}>
       <Tooltip content={t('header.currentCountry', { country: currentName })}>
         <DialogTrigger asChild>
-          <Button
-            variant="ghost"
-            size="icon"
-            aria-label={t('header.changeLanguage')}
-            data-testid="language-button"
-            data-country={current}
-          >
+          <Button variant="ghost" size="icon" aria-label={t('header.changeLanguage')} data-testid="language-button" data-country={current}>
             <Flag code={current} className="h-[18px] w-[27px]" />
           </Button>
         </DialogTrigger>
@@ -56,10 +50,7 @@ export function CountryPicker() {
           <DialogDescription>{t('countryPicker.description')}</DialogDescription>
         </DialogHeader>
         <div className="relative">
-          <Search
-            aria-hidden="true"
-            className="pointer-events-none absolute top-1/2 left-3.5 size-4 -translate-y-1/2 text-muted-foreground"
-          />
+          <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3.5 size-4 -translate-y-1/2 text-muted-foreground" />
           <Input
             type="search"
             autoComplete="off"
@@ -71,41 +62,42 @@ export function CountryPicker() {
             data-testid="country-search"
           />
         </div>
-        {results.length === 0 ? (
-          <p className="py-6 text-center text-sm text-muted-foreground" role="status">
-            {t('countryPicker.empty')}
-          </p>
-        ) : (
-          <ul className="-mx-2 grid max-h-[min(22rem,55dvh)] gap-1 overflow-y-auto px-2" data-testid="country-list">
-            {results.map((country) => {
-              const names = displayNames(country, i18n.language);
-              const selected = country.code === current;
-              return (
-                <li key={country.code}>
-                  <button
-                    type="button"
-                    data-testid={`country-option-${country.code}`}
-                    aria-current={selected ? 'true' : undefined}
-                    onClick={() => choose(country.code)}
-                    className={cn(
-                      'flex w-full cursor-pointer items-center gap-3 rounded-xl px-3 py-2.5 text-left transition-colors hover:bg-muted focus-visible:bg-muted',
-                      selected && 'bg-secondary hover:bg-secondary',
-                    )}
-                  >
-                    <Flag code={country.code} className="h-5 w-[30px]" />
-                    <span className="flex min-w-0 flex-1 flex-col">
-                      <span className="truncate text-sm font-medium text-foreground">{names.name}</span>
-                      <span className="truncate text-xs text-muted-foreground">{names.language}</span>
-                    </span>
-                    {selected && (
-                      <Check aria-label={t('countryPicker.selected')} className="size-4 text-primary" />
-                    )}
-                  </button>
-                </li>
-              );
-            })}
-          </ul>
-        )}
+        {/* Fixed height, so the dialog does not jump while the list shrinks. */}
+        <div className="-mx-2 h-[min(22rem,50dvh)] overflow-y-auto px-2">
+          {results.length === 0 ? (
+            <p className="py-6 text-center text-sm text-muted-foreground" role="status">
+              {t('countryPicker.empty')}
+            </p>
+          ) : (
+            <ul className="grid gap-1" data-testid="country-list">
+              {results.map((country) => {
+                const names = displayNames(country, i18n.language);
+                const selected = country.code === current;
+                return (
+                  <li key={country.code}>
+                    <button
+                      type="button"
+                      data-testid={`country-option-${country.code}`}
+                      aria-current={selected ? 'true' : undefined}
+                      onClick={() => choose(country.code)}
+                      className={cn(
+                        'flex w-full cursor-pointer items-center gap-3 rounded-xl px-3 py-2.5 text-left transition-colors hover:bg-muted focus-visible:bg-muted',
+                        selected && 'bg-secondary hover:bg-secondary',
+                      )}
+                    >
+                      <Flag code={country.code} className="h-5 w-[30px]" />
+                      <span className="flex min-w-0 flex-1 flex-col">
+                        <span className="truncate text-sm font-medium text-foreground">{names.name}</span>
+                        <span className="truncate text-xs text-muted-foreground">{names.language}</span>
+                      </span>
+                      {selected && <Check aria-label={t('countryPicker.selected')} className="size-4 text-primary" />}
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+        </div>
       </DialogContent>
     </Dialog>
   );

@@ -15,10 +15,7 @@ export function SheetContent({ className, children, ...props }: ComponentProps<t
       <DialogOverlay />
       <DialogPrimitive.Content
         data-slot="sheet-content"
-        className={cn(
-          'fixed inset-y-0 left-0 z-50 flex h-full flex-col border-r bg-card shadow-lift animate-slide-in-left focus:outline-none',
-          className,
-        )}
+        className={cn('fixed inset-y-0 left-0 z-50 flex h-full flex-col border-r bg-card shadow-lift animate-slide-in-left focus:outline-none', className)}
         {...props}
       >
         {children}

@@ -23,10 +23,7 @@ export function Tooltip({
         <TooltipPrimitive.Content
           side={side}
           sideOffset={6}
-          className={cn(
-            'z-[60] rounded-lg bg-foreground px-2.5 py-1.5 text-xs font-medium text-background shadow-soft animate-overlay-in',
-            className,
-          )}
+          className={cn('z-[60] rounded-lg bg-foreground px-2.5 py-1.5 text-xs font-medium text-background shadow-soft animate-overlay-in', className)}
         >
           {content}
         </TooltipPrimitive.Content>

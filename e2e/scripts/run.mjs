@@ -1,0 +1,54 @@
+// Runs the Playwright suite against the built app on a free port, with a fresh
+// PostgreSQL database and its own Redis prefix, then cleans up. Extra arguments
+// go to `playwright test`.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const dbName = `life_e2e_${randomBytes(5).toString('hex')}`;
+const admin = new pg.Client({ connectionString: adminUrl });
+await admin.connect();
+await admin.query(`create database "${dbName}"`);
+await admin.end();
+const dbUrl = new URL(adminUrl);
+dbUrl.pathname = `/${dbName}`;
+
+const port = await freePort();
+const env = {
+  ...process.env,
+  E2E_PORT: String(port),
+  E2E_BASE_URL: `http://127.0.0.1:${port}`,
+  E2E_DATABASE_URL: dbUrl.toString(),
+  E2E_QUEUE_PREFIX: `lifee2e${randomBytes(3).toString('hex')}`,
+  E2E_ENCRYPTION_KEYS: `e2e:${randomBytes(32).toString('base64')}`,
+};
+
+const child = spawn(path.join(here, '..', '..', 'node_modules', '.bin', 'playwright'), ['test', ...process.argv.slice(2)], {
+  cwd: path.join(here, '..'),
+  env,
+  stdio: 'inherit',
+});
+const code = await new Promise((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
+
+const cleanup = new pg.Client({ connectionString: adminUrl });
+await cleanup.connect();
+await cleanup.query(`drop database if exists "${dbName}" with (force)`);
+await cleanup.end();
+process.exit(code);

@@ -1,0 +1,35 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import pg from 'pg';
+
+/** Direct access to the e2e database, for seeding what a test needs (never to fake app behaviour). */
+export async function withDb<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface SeededSession {
+  token: string;
+  user: { id: string; username: string; email: string; role: 'user' | 'admin' };
+}
+
+/** A user and a live session, stored as the app stores them (only the token's SHA-256). */
+export async function seedSession(role: 'user' | 'admin', name = `${role}${randomBytes(3).toString('hex')}`): Promise<SeededSession> {
+  const token = randomBytes(32).toString('base64url');
+  const user = { id: randomUUID(), username: name, email: `${name}@example.com`, role };
+  await withDb(async (client) => {
+    await client.query(
+      `insert into users (id, created_at, updated_at, username, email, email_verified, role) values ($1, now(), now(), $2, $3, true, $4)`,
+      [user.id, user.username, user.email, role],
+    );
+    await client.query(
+      `insert into sessions (id, token_hash, user_id, created_at, last_used_at, expires_at) values ($1, $2, $3, now(), now(), now() + interval '1 day')`,
+      [randomUUID(), createHash('sha256').update(token).digest('hex'), user.id],
+    );
+  });
+  return { token, user };
+}

@@ -1,0 +1,38 @@
+import { lazy, Suspense, useState } from 'react';
+import { Outlet } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { Footer } from '@/components/layout/footer';
+import { Header } from '@/components/layout/header';
+import { useSession } from '@/lib/session';
+
+// Only admins ever open the panel, so its code (and later its sections) loads on demand.
+const AdminPanel = lazy(() => import('@/features/admin/components/admin-panel').then((module) => ({ default: module.AdminPanel })));
+
+export function RootLayout() {
+  const { t } = useTranslation();
+  const { isAdmin } = useSession();
+  const [adminRequested, setAdminRequested] = useState(false);
+  // Losing the admin role (logout, another tab) closes the panel.
+  const adminPanelOpen = adminRequested && isAdmin;
+
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-full bg-primary px-4 py-2 text-sm text-primary-foreground focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+      >
+        {t('app.skipToContent')}
+      </a>
+      <Header adminPanelOpen={adminPanelOpen} onOpenAdminPanel={() => setAdminRequested(true)} />
+      <main id="main" className="flex-1">
+        <Outlet />
+      </main>
+      <Footer />
+      {adminPanelOpen && (
+        <Suspense fallback={null}>
+          <AdminPanel open onOpenChange={setAdminRequested} />
+        </Suspense>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import i18n from '@/i18n/i18n';
+import { renderWithProviders } from '@/test/render';
+import { CountryPicker } from './country-picker';
+
+async function openPicker() {
+  renderWithProviders(<CountryPicker />);
+  await userEvent.click(await screen.findByRole('button', { name: 'Cambiar idioma' }));
+  return screen.findByRole('dialog', { name: 'Elige tu país' });
+}
+
+function optionNames(dialog: HTMLElement) {
+  return within(dialog)
+    .queryAllByTestId(/^country-option-/)
+    .map((option) => option.getAttribute('data-testid')?.replace('country-option-', ''));
+}
+
+describe('CountryPicker', () => {
+  it('shows the current country (ES by default) on the button', async () => {
+    renderWithProviders(<CountryPicker />);
+    const button = await screen.findByRole('button', { name: 'Cambiar idioma' });
+    expect(button).toHaveAttribute('data-country', 'ES');
+    expect(button.querySelector('[data-flag]')).toHaveAttribute('data-flag', 'ES');
+  });
+
+  it('lists the ten countries and filters them as you type', async () => {
+    const dialog = await openPicker();
+    expect(optionNames(dialog)).toHaveLength(10);
+    const search = within(dialog).getByPlaceholderText('Buscar un país');
+
+    await userEvent.type(search, 'port');
+    expect(optionNames(dialog)).toEqual(['BR']);
+    expect(within(dialog).getByText('Brasil')).toBeInTheDocument();
+
+    await userEvent.clear(search);
+    await userEvent.type(search, 'inglés');
+    expect(optionNames(dialog)).toEqual(['US', 'GB']);
+
+    await userEvent.clear(search);
+    await userEvent.type(search, 'zzz');
+    expect(optionNames(dialog)).toEqual([]);
+    expect(within(dialog).getByText('Ningún país coincide con tu búsqueda.')).toBeInTheDocument();
+  });
+
+  it('choosing a country stores its code, closes the picker and shows its flag', async () => {
+    const dialog = await openPicker();
+    await userEvent.type(within(dialog).getByPlaceholderText('Buscar un país'), 'japón');
+    await userEvent.click(within(dialog).getByTestId('country-option-JP'));
+
+    expect(localStorage.getItem('appLanguage')).toBe('JP');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const button = screen.getByRole('button', { name: 'Cambiar idioma' });
+    expect(button).toHaveAttribute('data-country', 'JP');
+    expect(button.querySelector('[data-flag]')).toHaveAttribute('data-flag', 'JP');
+    // No Japanese locale yet: the UI stays in Spanish.
+    expect(i18n.language).toBe('es');
+  });
+
+  it('choosing the United Kingdom switches the interface to English', async () => {
+    const dialog = await openPicker();
+    await userEvent.click(within(dialog).getByTestId('country-option-GB'));
+    expect(localStorage.getItem('appLanguage')).toBe('GB');
+    expect(await screen.findByRole('button', { name: 'Change language' })).toHaveAttribute('data-country', 'GB');
+  });
+});

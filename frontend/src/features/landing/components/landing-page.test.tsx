@@ -1,0 +1,129 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderWithProviders } from '@/test/render';
+import { EditionsSection } from './editions-section';
+import { LandingPage } from './landing-page';
+
+const scrollBy = vi.fn();
+
+beforeEach(() => {
+  // jsdom does not implement element scrolling.
+  HTMLElement.prototype.scrollBy = scrollBy as unknown as HTMLElement['scrollBy'];
+  scrollBy.mockReset();
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+function stubTouchDevice(isTouch: boolean) {
+  const matchMedia = vi.fn((query: string) => ({
+    matches: isTouch && query === '(hover: none) and (pointer: coarse)',
+    media: query,
+    addEventListener: vi.fn(),
+    removeEventListener: vi.fn(),
+  }));
+  vi.stubGlobal('matchMedia', matchMedia);
+  return matchMedia;
+}
+
+describe('LandingPage', () => {
+  it('shows the headline and the eleven service cards in order', async () => {
+    renderWithProviders(<LandingPage />);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Conecta tu vida y aprovéchala cada día.' })).toBeInTheDocument();
+    const cards = within(screen.getByTestId('carousel-track')).getAllByTestId('service-card');
+    expect(cards.map((card) => within(card).getByRole('heading', { level: 3 }).textContent)).toEqual([
+      'Spotify',
+      'GitHub',
+      'Microsoft Cloud',
+      'Philips Hue',
+      'Notion',
+      'YouTube',
+      'SoundCloud',
+      'Google Calendar',
+      'Google Drive',
+      'Google Fit',
+      'Fitbit',
+    ]);
+  });
+
+  it('gives every card an image, a description and a back side with three main uses', async () => {
+    renderWithProviders(<LandingPage />);
+    const cards = await screen.findAllByTestId('service-card');
+    for (const card of cards) {
+      expect(card.querySelector('svg')).not.toBeNull();
+      expect(within(card).getByText('Usos principales')).toBeInTheDocument();
+      const back = within(card).getByTestId('service-card-back');
+      expect(within(back).getAllByRole('listitem')).toHaveLength(3);
+    }
+    expect(within(cards[0]!).getByText('Tu música, tus listas y tus podcasts favoritos.')).toBeInTheDocument();
+  });
+
+  it('staggers the fade-in by 0.2 s per position', async () => {
+    renderWithProviders(<LandingPage />);
+    const cards = await screen.findAllByTestId('service-card');
+    expect(cards.map((card) => card.style.animationDelay)).toEqual(['0s', '0.2s', '0.4s', '0.6s', '0.8s', '1s', '1.2s', '1.4s', '1.6s', '1.8s', '2s']);
+  });
+
+  it('arrows scroll the track by 300 px smoothly', async () => {
+    renderWithProviders(<LandingPage />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Siguiente' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Anterior' }));
+    expect(scrollBy.mock.calls).toEqual([[{ left: 300, behavior: 'smooth' }], [{ left: -300, behavior: 'smooth' }]]);
+    expect(scrollBy.mock.contexts[0]).toBe(screen.getByTestId('carousel-track'));
+  });
+
+  it('on a touch device a tap flips a card and another tap flips it back', async () => {
+    stubTouchDevice(true);
+    renderWithProviders(<LandingPage />);
+    const [first, second] = await screen.findAllByTestId('service-card');
+    expect(first).toHaveAttribute('data-flipped', 'false');
+    fireEvent.click(first!);
+    expect(first).toHaveAttribute('data-flipped', 'true');
+    expect(second).toHaveAttribute('data-flipped', 'false');
+    fireEvent.click(first!);
+    expect(first).toHaveAttribute('data-flipped', 'false');
+  });
+
+  it('on a device with a mouse a click does not flip the card', async () => {
+    const matchMedia = stubTouchDevice(false);
+    renderWithProviders(<LandingPage />);
+    const [first] = await screen.findAllByTestId('service-card');
+    fireEvent.click(first!);
+    expect(matchMedia).toHaveBeenCalledWith('(hover: none) and (pointer: coarse)');
+    expect(first).toHaveAttribute('data-flipped', 'false');
+  });
+
+  it('shows the three exclusive editions, each 300 px wide', async () => {
+    renderWithProviders(<LandingPage />);
+    expect(await screen.findByRole('heading', { name: 'Ediciones Exclusivas' })).toBeInTheDocument();
+    const editions = screen.getAllByTestId('edition-card');
+    expect(editions).toHaveLength(3);
+    const texts = editions.map((card) => ({
+      name: within(card).getByRole('heading').textContent,
+      price: within(card).getByTestId('edition-price').textContent,
+      limit: within(card).getByTestId('edition-limit').textContent,
+    }));
+    expect(texts).toEqual([
+      { name: 'Élite', price: '2 € / mes', limit: 'limitada a 1.000 miembros' },
+      { name: 'Prestige', price: '3 € / mes', limit: 'para los siguientes 9.000 miembros' },
+      { name: 'Legacy', price: '4 € / mes', limit: 'reservada para los últimos 20.000 miembros' },
+    ]);
+    expect(screen.getByText('Asegura tu acceso de por vida al precio más bajo jamás ofrecido.')).toBeInTheDocument();
+    expect(screen.getByText('Aún estás a tiempo de fijar tu precio de por vida.')).toBeInTheDocument();
+    expect(screen.getByText('La última oportunidad de tener un precio de por vida.')).toBeInTheDocument();
+    for (const card of editions) {
+      expect(card).toHaveClass('w-[300px]');
+      expect(within(card).getByRole('button', { name: 'Comprar' })).toBeInTheDocument();
+    }
+  });
+
+  it('the cart button hands its edition to onBuy', async () => {
+    const onBuy = vi.fn();
+    renderWithProviders(<EditionsSection onBuy={onBuy} />);
+    const [, prestige] = await screen.findAllByTestId('edition-card');
+    await userEvent.click(within(prestige!).getByRole('button', { name: 'Comprar' }));
+    expect(onBuy).toHaveBeenCalledWith(expect.objectContaining({ id: 'prestige', monthlyPriceEur: 3 }));
+  });
+});

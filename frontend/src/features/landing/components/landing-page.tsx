@@ -1,0 +1,23 @@
+import { useTranslation } from 'react-i18next';
+import { EditionsSection } from './editions-section';
+import { ServicesCarousel } from './services-carousel';
+
+export function LandingPage() {
+  const { t } = useTranslation();
+  return (
+    <div className="overflow-x-clip">
+      <section className="relative isolate px-4 pt-16 pb-8 sm:px-6 sm:pt-24">
+        <div
+          aria-hidden="true"
+          className="absolute inset-x-0 -top-24 -z-10 mx-auto h-[420px] max-w-4xl rounded-full bg-[radial-gradient(closest-side,rgb(99_102_241/0.18),transparent),radial-gradient(closest-side,rgb(249_115_98/0.14),transparent)] bg-[length:60%_100%,55%_90%] bg-[position:10%_0,90%_30%] bg-no-repeat blur-2xl"
+        />
+        <div className="mx-auto max-w-3xl text-center">
+          <h1 className="text-4xl leading-[1.1] font-bold tracking-tight text-balance text-foreground sm:text-6xl">{t('landing.headline')}</h1>
+          <p className="mx-auto mt-5 max-w-2xl text-lg leading-relaxed text-pretty text-muted-foreground">{t('landing.intro')}</p>
+        </div>
+      </section>
+      <ServicesCarousel />
+      <EditionsSection />
+    </div>
+  );
+}

@@ -1,0 +1,20 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { SiteInfoSchema, type SiteInfo } from '@life/contracts';
+import { apiRequest } from '@/lib/api-client';
+
+export function getSiteInfo({ signal }: { signal?: AbortSignal } = {}): Promise<SiteInfo> {
+  return apiRequest('/api/site', { schema: SiteInfoSchema, signal });
+}
+
+export function siteInfoQueryOptions() {
+  return queryOptions({
+    queryKey: ['site-info'],
+    queryFn: ({ signal }) => getSiteInfo({ signal }),
+    // Company details change rarely; keep them for the whole visit.
+    staleTime: Infinity,
+  });
+}
+
+export function useSiteInfo() {
+  return useQuery(siteInfoQueryOptions());
+}

@@ -1,0 +1,112 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { ApiError, apiRequest, setUnauthorizedHandler } from './api-client';
+import { logout } from './auth';
+import { shouldRetry } from './query-client';
+
+function jsonResponse(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+const fetchMock = vi.fn<typeof fetch>();
+
+beforeEach(() => {
+  vi.stubGlobal('fetch', fetchMock);
+  fetchMock.mockReset();
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+function sentHeaders(call = 0): Record<string, string> {
+  return (fetchMock.mock.calls[call]?.[1]?.headers ?? {}) as Record<string, string>;
+}
+
+describe('apiRequest', () => {
+  it('sends the bearer token from localStorage when there is one', async () => {
+    localStorage.setItem('authToken', 'abc');
+    fetchMock.mockResolvedValue(jsonResponse(200, { ok: true }));
+    await apiRequest('/api/x');
+    expect(sentHeaders().Authorization).toBe('Bearer abc');
+  });
+
+  it('sends no Authorization header when signed out or when auth is off', async () => {
+    fetchMock.mockImplementation(async () => jsonResponse(200, {}));
+    await apiRequest('/api/x');
+    localStorage.setItem('authToken', 'abc');
+    await apiRequest('/api/x', { auth: false });
+    expect(sentHeaders(0).Authorization).toBeUndefined();
+    expect(sentHeaders(1).Authorization).toBeUndefined();
+  });
+
+  it('validates the answer with the given schema', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(200, { n: 'not a number' }));
+    await expect(apiRequest('/api/x', { schema: z.object({ n: z.number() }) })).rejects.toThrow();
+  });
+
+  it('turns {error, message} answers into an ApiError', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(404, { error: 'not_found', message: 'No existe' }));
+    const error = await apiRequest('/api/x').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 404, code: 'not_found', message: 'No existe' });
+  });
+
+  it('on 401 clears the session and hands over to the unauthorized handler', async () => {
+    const goHome = vi.fn();
+    setUnauthorizedHandler(goHome);
+    localStorage.setItem('authToken', 'expired');
+    localStorage.setItem('user', '{"id":"1","username":"ana","email":"a@b.c","role":"user"}');
+    localStorage.setItem('appLanguage', 'FR');
+    fetchMock.mockResolvedValue(jsonResponse(401, { error: 'unauthorized', message: 'Token caducado' }));
+
+    await expect(apiRequest('/api/users/me')).rejects.toBeInstanceOf(ApiError);
+    expect(localStorage.getItem('authToken')).toBeNull();
+    expect(localStorage.getItem('user')).toBeNull();
+    expect(localStorage.getItem('appLanguage')).toBe('FR');
+    expect(goHome).toHaveBeenCalledOnce();
+  });
+});
+
+describe('shouldRetry', () => {
+  it('never retries client errors', () => {
+    expect(shouldRetry(0, new ApiError(404, 'not_found', ''))).toBe(false);
+    expect(shouldRetry(0, new ApiError(422, 'validation_failed', ''))).toBe(false);
+  });
+
+  it('retries server and network errors twice', () => {
+    expect(shouldRetry(0, new ApiError(503, 'unavailable', ''))).toBe(true);
+    expect(shouldRetry(1, new TypeError('Failed to fetch'))).toBe(true);
+    expect(shouldRetry(2, new TypeError('Failed to fetch'))).toBe(false);
+  });
+});
+
+describe('logout', () => {
+  it('posts to /api/auth/logout with the token, clears the session and goes home', async () => {
+    localStorage.setItem('authToken', 'abc');
+    localStorage.setItem('user', '{}');
+    fetchMock.mockResolvedValue(new Response(null, { status: 204 }));
+    const goHome = vi.fn();
+
+    await logout(goHome);
+
+    expect(fetchMock).toHaveBeenCalledWith('/api/auth/logout', expect.objectContaining({ method: 'POST' }));
+    expect(sentHeaders().Authorization).toBe('Bearer abc');
+    expect(localStorage.getItem('authToken')).toBeNull();
+    expect(localStorage.getItem('user')).toBeNull();
+    expect(goHome).toHaveBeenCalledOnce();
+  });
+
+  it('still signs out locally when the server call fails', async () => {
+    const unauthorized = vi.fn();
+    setUnauthorizedHandler(unauthorized);
+    localStorage.setItem('authToken', 'abc');
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    const goHome = vi.fn();
+
+    await logout(goHome);
+
+    expect(localStorage.getItem('authToken')).toBeNull();
+    expect(goHome).toHaveBeenCalledOnce();
+    expect(unauthorized).not.toHaveBeenCalled();
+  });
+});
