@@ -253,11 +253,18 @@ describe('Identity: sign-in with stand-in providers, sessions, roles (real Postg
     appUrl = `http://127.0.0.1:${port}`;
     t = await startTestApp({ env: { PORT: String(port), APP_URL: appUrl, ADMIN_EMAILS: 'admin@example.com' } });
     expect(t.url).toBe(appUrl);
-    s = await startAllStandIns({
-      appUrl,
-      startOidcServer,
-      githubAccounts: [{ id: 4242, login: 'octo-tester', name: 'Octo Tester', email: 'Octo@Example.com' }],
-    });
+    // oidc-provider warns that its in-memory adapter is for development: exactly what a stand-in is.
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => (String(args[0]).startsWith('oidc-provider WARNING') ? undefined : warn(...args));
+    try {
+      s = await startAllStandIns({
+        appUrl,
+        startOidcServer,
+        githubAccounts: [{ id: 4242, login: 'octo-tester', name: 'Octo Tester', email: 'Octo@Example.com' }],
+      });
+    } finally {
+      console.warn = warn;
+    }
 
     // A tiny rogue token endpoint: answers any code with the id_token the test queued.
     const rogueServer = http.createServer((req, res) => {

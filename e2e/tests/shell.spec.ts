@@ -85,7 +85,7 @@ test.describe('landing, layout and legal pages', () => {
       ['microsoft', 'Microsoft'],
       ['apple', 'Apple'],
     ] as const) {
-      await expect(dialog.getByTestId(`login-provider-${provider}`)).toHaveText(label);
+      await expect(dialog.getByTestId(`login-provider-${provider}`)).toHaveAccessibleName(label);
     }
     // Clicking navigates the browser to the backend path (the server then redirects to the provider).
     const requestPromise = page.waitForRequest((req) => new URL(req.url()).pathname === '/login/microsoft');
