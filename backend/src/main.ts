@@ -1,25 +1,7 @@
-import 'reflect-metadata';
-import { closeOnSignals, createWebApp, exitOnStartupError, prepareRuntime } from './core/bootstrap.js';
+// Checks the Node version before anything else loads: the stack's modules fail on older Nodes
+// with errors that say nothing about the version.
 import { assertNodeVersion } from './core/node-version.js';
 
-/**
- * The web process: JSON API + the built SPA on one port. Without --web-only it also
- * consumes the queues (the `npm start` default); `npm run start:worker` runs them apart.
- */
-async function main(): Promise<void> {
-  assertNodeVersion();
-  const role = process.argv.includes('--web-only') ? 'web' : 'all';
-  const runtime = await prepareRuntime(role);
-  const app = await createWebApp(runtime, role);
-  closeOnSignals(async () => {
-    await app.close();
-    await runtime.embedded?.stop();
-  });
-  await app.listen({ port: runtime.config.port, host: runtime.config.host });
-  const url = await app.getUrl();
-  const where = runtime.embedded ? `embedded PostgreSQL in ${runtime.config.dataDir}` : 'PostgreSQL from DATABASE_URL';
-  console.log(`\nLife is running at ${runtime.config.appUrl} (listening on ${url}; ${where}; role ${role}).`);
-  if (runtime.generatedKey) console.log(`Generated a development encryption key in ${runtime.config.dataDir}.`);
-}
-
-main().catch(exitOnStartupError);
+assertNodeVersion();
+const { main, onError } = await import('./entry/web.js');
+main().catch(onError);

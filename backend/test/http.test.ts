@@ -3,6 +3,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
+// Answers are read as loose JSON: the assertions are the schema here.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
+
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 describe('HTTP foundation (real PostgreSQL + Redis)', () => {
@@ -19,7 +23,7 @@ describe('HTTP foundation (real PostgreSQL + Redis)', () => {
   it('reports database, Redis and this process as a worker in /api/health', async () => {
     const response = await t.fetch('/api/health');
     expect(response.status).toBe(200);
-    const body = await response.json();
+    const body = (await response.json()) as Json;
     expect(body.status).toBe('ok');
     expect(body.info.database.status).toBe('up');
     expect(body.info.redis.status).toBe('up');
@@ -33,7 +37,7 @@ describe('HTTP foundation (real PostgreSQL + Redis)', () => {
       const response = await t.fetch('/api/does-not-exist', { headers: { accept } });
       expect(response.status).toBe(404);
       expect(response.headers.get('content-type')).toContain('application/json');
-      const body = await response.json();
+      const body = (await response.json()) as Json;
       expect(body).toMatchObject({ error: 'not_found' });
       expect(typeof body.message).toBe('string');
     }
@@ -59,20 +63,20 @@ describe('HTTP foundation (real PostgreSQL + Redis)', () => {
   it('answers a non-browser request for an unknown page with 404 JSON', async () => {
     const response = await t.fetch('/no-such-page', { headers: { accept: 'application/json' } });
     expect(response.status).toBe(404);
-    expect((await response.json()).error).toBe('not_found');
+    expect(((await response.json()) as Json).error).toBe('not_found');
   });
 
   it('turns malformed JSON into 400 {error, message}', async () => {
     const response = await t.fetch('/api/site', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"broken":' });
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ error: 'invalid_json', message: 'The request body is not valid JSON.' });
+    expect((await response.json()) as Json).toMatchObject({ error: 'invalid_json', message: 'The request body is not valid JSON.' });
   });
 
   it('gives every answer a request id, reusing a well-formed incoming one', async () => {
     const mine = await t.fetch('/api/site', { headers: { 'x-request-id': 'lb-request-12345' } });
     expect(mine.headers.get('x-request-id')).toBe('lb-request-12345');
     const bad = await t.fetch('/api/nothing', { headers: { 'x-request-id': 'bad id with spaces' } });
-    const body = await bad.json();
+    const body = (await bad.json()) as Json;
     expect(bad.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     expect(body.requestId).toBe(bad.headers.get('x-request-id'));
   });
@@ -88,7 +92,7 @@ describe('HTTP foundation (real PostgreSQL + Redis)', () => {
 
   it('serves the company details for the legal pages', async () => {
     const response = await t.fetch('/api/site');
-    const body = await response.json();
+    const body = (await response.json()) as Json;
     expect(body.company).toEqual(expect.objectContaining({ name: expect.any(String), taxId: expect.any(String), address: expect.any(String), email: expect.any(String) }));
   });
 
@@ -99,7 +103,7 @@ describe('HTTP foundation (real PostgreSQL + Redis)', () => {
     const asset = await t.fetch('/api/docs/assets/swagger-ui-bundle.js');
     expect(asset.status).toBe(200);
 
-    const document = await (await t.fetch('/api/docs/openapi.json')).json();
+    const document = (await (await t.fetch('/api/docs/openapi.json')).json()) as Json;
     expect(document.openapi).toBe('3.1.0');
     expect(document.paths['/api/health'].get).toBeDefined();
     expect(document.components.schemas.ApiError).toBeDefined();

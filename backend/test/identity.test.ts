@@ -29,7 +29,10 @@ function freePort(): Promise<number> {
 }
 
 const decodeHtml = (value: string) =>
-  value.replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code))).replace(/&amp;/g, '&').replace(/&quot;/g, '"');
+  value
+    .replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code)))
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"');
 
 /** Just enough of a browser cookie jar (name + path) for the OIDC server's interaction cookies. */
 class CookieJar {
@@ -66,9 +69,25 @@ interface Started {
   cookie: string;
 }
 
+interface Profile {
+  id: string;
+  username: string;
+  email: string;
+  role: 'user' | 'admin';
+}
+
+/** What our API answers: a sign-in success or an error. */
+interface ApiBody {
+  error?: string;
+  message?: string;
+  authToken?: string;
+  user?: Profile;
+  returnTo?: string;
+}
+
 interface Finished {
   status: number;
-  body: Record<string, any>;
+  body: ApiBody;
 }
 
 describe('Identity: sign-in with stand-in providers, sessions, roles (real PostgreSQL + Redis)', () => {
@@ -96,8 +115,16 @@ describe('Identity: sign-in with stand-in providers, sessions, roles (real Postg
     const token = randomBytes(32).toString('base64url');
     const userId = randomUUID();
     const sessionId = randomUUID();
-    await t.db.query(`insert into users (id, created_at, updated_at, username, email, email_verified, role) values ($1, now(), now(), $2, $3, true, $4)`, [userId, name, `${name}@example.com`, role]);
-    await t.db.query(`insert into sessions (id, token_hash, user_id, created_at, last_used_at, expires_at) values ($1, $2, $3, now(), now(), now() + interval '1 day')`, [sessionId, sha256(token), userId]);
+    await t.db.query(`insert into users (id, created_at, updated_at, username, email, email_verified, role) values ($1, now(), now(), $2, $3, true, $4)`, [
+      userId,
+      name,
+      `${name}@example.com`,
+      role,
+    ]);
+    await t.db.query(
+      `insert into sessions (id, token_hash, user_id, created_at, last_used_at, expires_at) values ($1, $2, $3, now(), now(), now() + interval '1 day')`,
+      [sessionId, sha256(token), userId],
+    );
     return { token, userId, sessionId };
   }
 
@@ -115,11 +142,11 @@ describe('Identity: sign-in with stand-in providers, sessions, roles (real Postg
       body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
     });
 
-  async function expectError(response: Response, status: number, code?: string): Promise<Record<string, any>> {
+  async function expectError(response: Response, status: number, code?: string): Promise<ApiBody> {
     const text = await response.text();
     if (response.status !== status) throw new Error(`Expected ${status}${code ? ` ${code}` : ''}, got ${response.status}: ${text.slice(0, 500)}`);
     expect(response.headers.get('content-type')).toContain('application/json');
-    const body = JSON.parse(text) as Record<string, any>;
+    const body = JSON.parse(text) as ApiBody;
     expect(typeof body.error).toBe('string');
     expect(typeof body.message).toBe('string');
     expect(text).not.toMatch(/\bat .+\.(ts|js):\d+/); // never a stack trace
@@ -127,7 +154,8 @@ describe('Identity: sign-in with stand-in providers, sessions, roles (real Postg
     return body;
   }
 
-  const putProvider = (name: LoginProviderName, body: object) => api(`/api/login-providers/${providerIds[name]}`, { method: 'PUT', token: adminToken, json: { service_name: name, ...body } });
+  const putProvider = (name: LoginProviderName, body: object) =>
+    api(`/api/login-providers/${providerIds[name]}`, { method: 'PUT', token: adminToken, json: { service_name: name, ...body } });
 
   const invite = async (email: string) => {
     const response = await api('/beta-invites', { token: adminToken, json: { email } });
@@ -167,7 +195,12 @@ describe('Identity: sign-in with stand-in providers, sessions, roles (real Postg
     let body: URLSearchParams | undefined;
     for (let hop = 0; hop < 12; hop++) {
       if (next.href.startsWith(`${appUrl}/`)) return next;
-      const response = await fetch(next, { method, body, redirect: 'manual', headers: { cookie: jar.header(next), ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) } });
+      const response = await fetch(next, {
+        method,
+        body,
+        redirect: 'manual',
+        headers: { cookie: jar.header(next), ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      });
       jar.store(response);
       method = 'GET';
       body = undefined;
@@ -209,7 +242,7 @@ describe('Identity: sign-in with stand-in providers, sessions, roles (real Postg
   async function finish(callback: URL, cookie?: string): Promise<Finished> {
     const response = await fetch(callback, { headers: { accept: 'application/json', ...(cookie ? { cookie } : {}) } });
     const text = await response.text();
-    return { status: response.status, body: text ? (JSON.parse(text) as Record<string, any>) : {} };
+    return { status: response.status, body: text ? (JSON.parse(text) as ApiBody) : {} };
   }
 
   /** The provider leg only: start, consent at the stand-in, back at our callback URL (not yet called). */
@@ -228,14 +261,14 @@ describe('Identity: sign-in with stand-in providers, sessions, roles (real Postg
     return finish(callback, cookie);
   }
 
-  async function expectSignedIn(result: Finished, email: string): Promise<{ authToken: string; user: Record<string, any> }> {
+  async function expectSignedIn(result: Finished, email: string): Promise<{ authToken: string; user: Profile }> {
     if (result.status !== 200) throw new Error(`Sign-in refused: ${result.status} ${JSON.stringify(result.body)}`);
     expect(result.body.authToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(result.body.user).toEqual({ id: expect.any(String), username: expect.any(String), email, role: expect.stringMatching(/^(user|admin)$/) });
-    const me = await api('/api/users/me', { token: result.body.authToken });
+    const me = await api('/api/users/me', { token: result.body.authToken! });
     expect(me.status).toBe(200);
     expect(await me.json()).toEqual(result.body.user);
-    return result.body as { authToken: string; user: Record<string, any> };
+    return result.body as { authToken: string; user: Profile };
   }
 
   async function expectLogoutEndsSession(token: string): Promise<void> {
@@ -278,10 +311,11 @@ describe('Identity: sign-in with stand-in providers, sessions, roles (real Postg
     rogue = {
       url: `http://127.0.0.1:${(rogueServer.address() as AddressInfo).port}`,
       idTokens: [],
-      close: () => new Promise<void>((resolve) => {
-        rogueServer.close(() => resolve());
-        rogueServer.closeAllConnections();
-      }),
+      close: () =>
+        new Promise<void>((resolve) => {
+          rogueServer.close(() => resolve());
+          rogueServer.closeAllConnections();
+        }),
     };
 
     // The first admin is seeded directly (as the CLI would); everything else goes through the API.
@@ -323,7 +357,11 @@ describe('Identity: sign-in with stand-in providers, sessions, roles (real Postg
       expect(s.github.tokenCalls.length).toBe(calls + 1);
       const call = s.github.tokenCalls.at(-1)!;
       expect(call.error).toBeUndefined();
-      expect(call.body).toMatchObject({ client_id: s.credentials.github.clientId, client_secret: s.credentials.github.clientSecret, redirect_uri: `${appUrl}/login/github/callback` });
+      expect(call.body).toMatchObject({
+        client_id: s.credentials.github.clientId,
+        client_secret: s.credentials.github.clientSecret,
+        redirect_uri: `${appUrl}/login/github/callback`,
+      });
       expect(call.body.code_verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(call.accept).toContain('application/json');
 
@@ -353,7 +391,10 @@ describe('Identity: sign-in with stand-in providers, sessions, roles (real Postg
       await invite('mike.microsoft@example.com');
       const started = await startLogin('microsoft');
       expect(started.location.searchParams.get('client_id')).toBe(s.credentials.microsoft.clientId);
-      const { authToken, user } = await expectSignedIn(await finish(await oidcConsent(started.location, 'mike.microsoft@example.com'), started.cookie), 'mike.microsoft@example.com');
+      const { authToken, user } = await expectSignedIn(
+        await finish(await oidcConsent(started.location, 'mike.microsoft@example.com'), started.cookie),
+        'mike.microsoft@example.com',
+      );
       expect(user.username).toBe('mike.microsoft');
       await expectLogoutEndsSession(authToken);
     });
@@ -426,7 +467,7 @@ describe('Identity: sign-in with stand-in providers, sessions, roles (real Postg
       expect(replay.status).toBe(400);
       expect(replay.body.error).toBe('invalid_state');
       expect(await snapshot()).toEqual(before);
-      await expectLogoutEndsSession(first.body.authToken);
+      await expectLogoutEndsSession(first.body.authToken!);
       await t.db.query(`delete from users where email = 'flow.victim@example.com'`);
     });
 
@@ -475,7 +516,7 @@ describe('Identity: sign-in with stand-in providers, sessions, roles (real Postg
       expect((await snapshot()).users).toBe(before.users);
     });
 
-    it("a code GitHub refuses (its errors come as HTTP 200 {error}): 502 provider_error", async () => {
+    it('a code GitHub refuses (its errors come as HTTP 200 {error}): 502 provider_error', async () => {
       const before = await snapshot();
       const { callback, cookie } = await toCallback('github');
       callback.searchParams.set('code', 'not-a-code-github-issued');
@@ -541,7 +582,15 @@ describe('Identity: sign-in with stand-in providers, sessions, roles (real Postg
       try {
         const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
         const now = Math.floor(Date.now() / 1000);
-        const claims = { iss: s.oidc.issuer, aud: s.credentials.google.clientId, sub: 'rogue', email: 'flow.victim@example.com', email_verified: true, iat: now, exp: now + 600 };
+        const claims = {
+          iss: s.oidc.issuer,
+          aud: s.credentials.google.clientId,
+          sub: 'rogue',
+          email: 'flow.victim@example.com',
+          email_verified: true,
+          iat: now,
+          exp: now + 600,
+        };
         const foreign = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'rogue' }).sign(privateKey);
         const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.`;
         for (const idToken of [foreign, unsigned]) {
@@ -641,8 +690,16 @@ describe('Identity: sign-in with stand-in providers, sessions, roles (real Postg
       const secretBefore = (await t.db.query(`select app_secret_encrypted from login_providers where service_name = 'github'`)).rows[0];
       for (const call of adminCalls()) {
         await expectError(await api(call.path, { method: call.method, json: call.json }), 401, 'unauthorized');
-        await expectError(await api(call.path, { method: call.method, json: call.json, headers: { authorization: `Bearer ${randomBytes(32).toString('base64url')}` } }), 401, 'unauthorized');
-        await expectError(await api(call.path, { method: call.method, json: call.json, headers: { authorization: 'Basic cm9vdDpyb290' } }), 401, 'unauthorized');
+        await expectError(
+          await api(call.path, { method: call.method, json: call.json, headers: { authorization: `Bearer ${randomBytes(32).toString('base64url')}` } }),
+          401,
+          'unauthorized',
+        );
+        await expectError(
+          await api(call.path, { method: call.method, json: call.json, headers: { authorization: 'Basic cm9vdDpyb290' } }),
+          401,
+          'unauthorized',
+        );
         await expectError(await api(call.path, { method: call.method, json: call.json, token: userToken }), 403, 'forbidden');
       }
       expect(await snapshot()).toEqual(before);
@@ -675,7 +732,10 @@ describe('Identity: sign-in with stand-in providers, sessions, roles (real Postg
       const dump = JSON.stringify(rows);
       expect(dump).not.toContain('super-secret-value');
       for (const name of ['github', 'microsoft'] as const) expect(dump).not.toContain(s.providers[name].app_secret);
-      const pemBody = s.appleKey.privateKeyPem.split('\n').filter((line) => !line.startsWith('-----')).join('');
+      const pemBody = s.appleKey.privateKeyPem
+        .split('\n')
+        .filter((line) => !line.startsWith('-----'))
+        .join('');
       expect(dump).not.toContain(pemBody.slice(0, 40));
       expect(dump).not.toContain(s.credentials.apple.teamId + '","key_id');
 
@@ -689,7 +749,9 @@ describe('Identity: sign-in with stand-in providers, sessions, roles (real Postg
       const masked = await putProvider('google', { ...s.providers.google, app_secret: MASK, description: 'Edited by the admin' });
       expect(masked.status).toBe(200);
       expect(await masked.json()).toMatchObject({ app_secret: MASK, description: 'Edited by the admin' });
-      expect((await t.db.query(`select app_secret_encrypted from login_providers where service_name = 'google'`)).rows[0].app_secret_encrypted).toBe(ciphertext);
+      expect((await t.db.query(`select app_secret_encrypted from login_providers where service_name = 'google'`)).rows[0].app_secret_encrypted).toBe(
+        ciphertext,
+      );
       const withoutField = await putProvider('google', { description: 'Edited again' });
       expect(withoutField.status).toBe(200);
 
@@ -722,7 +784,10 @@ describe('Identity: sign-in with stand-in providers, sessions, roles (real Postg
         await expectError(response, 400, 'validation_failed');
       }
       for (const returnTo of ['//evil.example/x', 'https://evil.example', '/\\evil.example', 'dashboard', '/a b']) {
-        const response = await t.fetch(`/login/github?returnTo=${encodeURIComponent(returnTo)}`, { redirect: 'manual', headers: { accept: 'application/json' } });
+        const response = await t.fetch(`/login/github?returnTo=${encodeURIComponent(returnTo)}`, {
+          redirect: 'manual',
+          headers: { accept: 'application/json' },
+        });
         await expectError(response, 400, 'validation_failed');
         expect(response.headers.getSetCookie()).toEqual([]);
       }
@@ -775,12 +840,24 @@ describe('Identity: sign-in with stand-in providers, sessions, roles (real Postg
       await expectError(await putProvider('github', { service_name: 'google' }), 409, 'login_provider_exists');
       await expectError(await api('/api/login-providers', { token: adminToken, json: { service_name: 'github' } }), 409, 'login_provider_exists');
       await expectError(await api('/api/login-providers', { token: adminToken, json: { service_name: 'myspace' } }), 404, 'unknown_provider');
-      await expectError(await api('/api/login-providers', { token: adminToken, json: { service_name: 'github', description: 'x'.repeat(3000) } }), 400, 'validation_failed');
+      await expectError(
+        await api('/api/login-providers', { token: adminToken, json: { service_name: 'github', description: 'x'.repeat(3000) } }),
+        400,
+        'validation_failed',
+      );
       for (const id of ['not-a-uuid', '123', `${providerIds.github}x`]) {
-        await expectError(await api(`/api/login-providers/${id}`, { method: 'PUT', token: adminToken, json: { service_name: 'github' } }), 400, 'validation_failed');
+        await expectError(
+          await api(`/api/login-providers/${id}`, { method: 'PUT', token: adminToken, json: { service_name: 'github' } }),
+          400,
+          'validation_failed',
+        );
         await expectError(await api(`/api/login-providers/${id}`, { method: 'DELETE', token: adminToken }), 400, 'validation_failed');
       }
-      await expectError(await api(`/api/login-providers/${randomUUID()}`, { method: 'PUT', token: adminToken, json: { service_name: 'github' } }), 404, 'login_provider_not_found');
+      await expectError(
+        await api(`/api/login-providers/${randomUUID()}`, { method: 'PUT', token: adminToken, json: { service_name: 'github' } }),
+        404,
+        'login_provider_not_found',
+      );
       await expectError(await api(`/api/login-providers/${randomUUID()}`, { method: 'DELETE', token: adminToken }), 404, 'login_provider_not_found');
       expect(await snapshot()).toEqual(before);
       expect((await t.db.query(`select * from login_providers where service_name = 'github'`)).rows[0]).toEqual(rowBefore);
@@ -795,8 +872,16 @@ describe('Identity: sign-in with stand-in providers, sessions, roles (real Postg
       }
       await expectError(await api('/api/users/me', { method: 'PATCH', token: me.token, json: { username: 'PLAINUSER' } }), 409, 'username_taken');
       await expectError(await api('/api/users/me', { method: 'PATCH', token: me.token, json: { username: 'x', email: 'evil@x' } }), 400, 'validation_failed');
-      await expectError(await api('/api/users/me', { method: 'PATCH', token: me.token, json: { username: 'renamed', email: 'evil@x' } }), 400, 'validation_failed');
-      await expectError(await api('/api/users/me', { method: 'PATCH', token: me.token, json: { username: 'renamed', role: 'admin' } }), 400, 'validation_failed');
+      await expectError(
+        await api('/api/users/me', { method: 'PATCH', token: me.token, json: { username: 'renamed', email: 'evil@x' } }),
+        400,
+        'validation_failed',
+      );
+      await expectError(
+        await api('/api/users/me', { method: 'PATCH', token: me.token, json: { username: 'renamed', role: 'admin' } }),
+        400,
+        'validation_failed',
+      );
       expect((await t.db.query('select username, email, role from users where id = $1', [me.userId])).rows[0]).toEqual(rowBefore);
       expect(await snapshot()).toEqual(before);
 
@@ -808,14 +893,43 @@ describe('Identity: sign-in with stand-in providers, sessions, roles (real Postg
 
     it('unsupported content types (415), bodies over 1 MB (413), malformed JSON (400)', async () => {
       const before = await snapshot();
-      await expectError(await api('/beta-invites', { token: adminToken, body: '<email>x@example.com</email>', headers: { 'content-type': 'application/xml' } }), 415, 'unsupported_media_type');
-      await expectError(await api('/api/users/me', { method: 'PATCH', token: userToken, body: 'username=hacked', headers: { 'content-type': 'multipart/form-data; boundary=x' } }), 415, 'unsupported_media_type');
+      await expectError(
+        await api('/beta-invites', { token: adminToken, body: '<email>x@example.com</email>', headers: { 'content-type': 'application/xml' } }),
+        415,
+        'unsupported_media_type',
+      );
+      await expectError(
+        await api('/api/users/me', {
+          method: 'PATCH',
+          token: userToken,
+          body: 'username=hacked',
+          headers: { 'content-type': 'multipart/form-data; boundary=x' },
+        }),
+        415,
+        'unsupported_media_type',
+      );
       // text/plain is parsed as a string, which the strict schema then refuses.
-      await expectError(await api('/beta-invites', { token: adminToken, body: 'x@example.com', headers: { 'content-type': 'text/plain' } }), 400, 'validation_failed');
+      await expectError(
+        await api('/beta-invites', { token: adminToken, body: 'x@example.com', headers: { 'content-type': 'text/plain' } }),
+        400,
+        'validation_failed',
+      );
       const big = JSON.stringify({ email: 'big@example.com', padding: 'x'.repeat(1024 * 1024) });
-      await expectError(await api('/beta-invites', { token: adminToken, body: big, headers: { 'content-type': 'application/json' } }), 413, 'payload_too_large');
-      await expectError(await api('/api/login-providers', { token: adminToken, body: big, headers: { 'content-type': 'application/json' } }), 413, 'payload_too_large');
-      await expectError(await api('/beta-invites', { token: adminToken, body: '{"email":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_json');
+      await expectError(
+        await api('/beta-invites', { token: adminToken, body: big, headers: { 'content-type': 'application/json' } }),
+        413,
+        'payload_too_large',
+      );
+      await expectError(
+        await api('/api/login-providers', { token: adminToken, body: big, headers: { 'content-type': 'application/json' } }),
+        413,
+        'payload_too_large',
+      );
+      await expectError(
+        await api('/beta-invites', { token: adminToken, body: '{"email":', headers: { 'content-type': 'application/json' } }),
+        400,
+        'invalid_json',
+      );
       expect(await snapshot()).toEqual(before);
     });
   });

@@ -31,6 +31,9 @@ const dbUrl = new URL(adminUrl);
 dbUrl.pathname = `/${dbName}`;
 
 const port = await freePort();
+// Outside identity providers, replaced by local stand-ins speaking their protocols.
+const { startAllStandIns } = await import('../standins/index.mjs');
+const standIns = await startAllStandIns({ appUrl: `http://127.0.0.1:${port}` });
 const env = {
   ...process.env,
   E2E_PORT: String(port),
@@ -38,6 +41,7 @@ const env = {
   E2E_DATABASE_URL: dbUrl.toString(),
   E2E_QUEUE_PREFIX: `lifee2e${randomBytes(3).toString('hex')}`,
   E2E_ENCRYPTION_KEYS: `e2e:${randomBytes(32).toString('base64')}`,
+  E2E_STANDINS: JSON.stringify({ providers: standIns.providers }),
 };
 
 const child = spawn(path.join(here, '..', '..', 'node_modules', '.bin', 'playwright'), ['test', ...process.argv.slice(2)], {
@@ -46,6 +50,7 @@ const child = spawn(path.join(here, '..', '..', 'node_modules', '.bin', 'playwri
   stdio: 'inherit',
 });
 const code = await new Promise((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
+await standIns.close();
 
 const cleanup = new pg.Client({ connectionString: adminUrl });
 await cleanup.connect();

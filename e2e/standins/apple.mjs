@@ -29,7 +29,12 @@ const CODE_TTL_MS = 5 * 60 * 1000;
 /** Apple refuses client secrets that live longer than 6 months. */
 const MAX_SECRET_LIFETIME_S = 15777000;
 
-export const DEFAULT_APPLE_ACCOUNT = /** @type {AppleAccount} */ ({ sub: '001234.5f3c0a9e1b2d4c6e8f0a1b2c3d4e5f60.1234', email: 'ana.apple@example.com', firstName: 'Ana', lastName: 'Apple' });
+export const DEFAULT_APPLE_ACCOUNT = /** @type {AppleAccount} */ ({
+  sub: '001234.5f3c0a9e1b2d4c6e8f0a1b2c3d4e5f60.1234',
+  email: 'ana.apple@example.com',
+  firstName: 'Ana',
+  lastName: 'Apple',
+});
 
 /**
  * Starts the Apple stand-in on 127.0.0.1 (a free port).
@@ -39,7 +44,9 @@ export async function startAppleStandIn(options) {
   for (const key of /** @type {const} */ (['clientId', 'teamId', 'keyId', 'publicKey'])) {
     if (!options?.[key]) throw new Error(`startAppleStandIn needs ${key}`);
   }
-  const clientKey = /** @type {any} */ (options.publicKey).kty ? await importJWK(/** @type {import('jose').JWK} */ (options.publicKey), 'ES256') : options.publicKey;
+  const clientKey = /** @type {any} */ (options.publicKey).kty
+    ? await importJWK(/** @type {import('jose').JWK} */ (options.publicKey), 'ES256')
+    : options.publicKey;
   const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
   const kid = randomBytes(5).toString('hex');
   const jwks = { keys: [{ ...(await exportJWK(publicKey)), kid, use: 'sig', alg: 'RS256' }] };
@@ -101,7 +108,20 @@ export async function startAppleStandIn(options) {
           id_token_signing_alg_values_supported: ['RS256'],
           scopes_supported: ['openid', 'email', 'name'],
           token_endpoint_auth_methods_supported: ['client_secret_post'],
-          claims_supported: ['aud', 'email', 'email_verified', 'exp', 'iat', 'is_private_email', 'iss', 'nonce', 'nonce_supported', 'real_user_status', 'sub', 'transfer_sub'],
+          claims_supported: [
+            'aud',
+            'email',
+            'email_verified',
+            'exp',
+            'iat',
+            'is_private_email',
+            'iss',
+            'nonce',
+            'nonce_supported',
+            'real_user_status',
+            'sub',
+            'transfer_sub',
+          ],
         });
       }
 
@@ -121,7 +141,13 @@ export async function startAppleStandIn(options) {
 
         const who = account;
         const code = `c${randomToken(32)}.0.apple`;
-        codes.set(code, { redirectUri, codeChallenge: q.get('code_challenge') ?? undefined, nonce: q.get('nonce') ?? undefined, account: who, expiresAt: Date.now() + CODE_TTL_MS });
+        codes.set(code, {
+          redirectUri,
+          codeChallenge: q.get('code_challenge') ?? undefined,
+          nonce: q.get('nonce') ?? undefined,
+          account: who,
+          expiresAt: Date.now() + CODE_TTL_MS,
+        });
         const scopes = (q.get('scope') ?? '').split(/\s+/);
         /** @type {Record<string, string>} */
         const fields = { code };
@@ -163,8 +189,14 @@ ${hidden}
         try {
           const header = decodeProtectedHeader(body.client_secret ?? '');
           if (header.alg !== 'ES256' || header.kid !== options.keyId) return fail('invalid_client');
-          const { payload } = await jwtVerify(body.client_secret, clientKey, { algorithms: ['ES256'], issuer: options.teamId, subject: options.clientId, audience: issuer });
-          if (typeof payload.exp !== 'number' || typeof payload.iat !== 'number' || payload.exp - payload.iat > MAX_SECRET_LIFETIME_S) return fail('invalid_client');
+          const { payload } = await jwtVerify(body.client_secret, clientKey, {
+            algorithms: ['ES256'],
+            issuer: options.teamId,
+            subject: options.clientId,
+            audience: issuer,
+          });
+          if (typeof payload.exp !== 'number' || typeof payload.iat !== 'number' || payload.exp - payload.iat > MAX_SECRET_LIFETIME_S)
+            return fail('invalid_client');
           call.clientSecretClaims = payload;
         } catch {
           return fail('invalid_client');

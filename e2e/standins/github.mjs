@@ -26,7 +26,13 @@ import { escapeHtml, guarded, listen, randomToken, readBody, s256, sendHtml, sen
 
 const CODE_TTL_MS = 10 * 60 * 1000;
 
-export const DEFAULT_GITHUB_ACCOUNT = /** @type {GithubAccount} */ ({ id: 4242, login: 'octo-tester', name: 'Octo Tester', email: 'octo@example.com', verified: true });
+export const DEFAULT_GITHUB_ACCOUNT = /** @type {GithubAccount} */ ({
+  id: 4242,
+  login: 'octo-tester',
+  name: 'Octo Tester',
+  email: 'octo@example.com',
+  verified: true,
+});
 
 /** @param {Partial<GithubAccount> & { login: string }} account @returns {GithubAccount} */
 function normalise(account) {
@@ -85,7 +91,13 @@ export async function startGithubStandIn(options) {
         const method = q.get('code_challenge_method');
         if (q.get('code_challenge') && method && method !== 'S256') return sendHtml(res, 400, 'GitHub (stand-in)', '<h1>Only S256 PKCE is supported</h1>');
         const code = randomToken(15);
-        codes.set(code, { redirectUri, codeChallenge: q.get('code_challenge') ?? undefined, scope: q.get('scope') ?? '', account: current, expiresAt: Date.now() + CODE_TTL_MS });
+        codes.set(code, {
+          redirectUri,
+          codeChallenge: q.get('code_challenge') ?? undefined,
+          scope: q.get('scope') ?? '',
+          account: current,
+          expiresAt: Date.now() + CODE_TTL_MS,
+        });
         const target = new URL(redirectUri);
         target.searchParams.set('code', code);
         if (q.get('state') !== null) target.searchParams.set('state', /** @type {string} */ (q.get('state')));
@@ -112,19 +124,37 @@ export async function startGithubStandIn(options) {
           res.end(new URLSearchParams(answer).toString());
         };
         /** @param {string} error @param {string} description */
-        const fail = (error, description) => answer({ error, error_description: description, error_uri: 'https://docs.github.com/apps/managing-oauth-apps/troubleshooting-oauth-app-access-token-request-errors' }, error);
+        const fail = (error, description) =>
+          answer(
+            {
+              error,
+              error_description: description,
+              error_uri: 'https://docs.github.com/apps/managing-oauth-apps/troubleshooting-oauth-app-access-token-request-errors',
+            },
+            error,
+          );
 
-        if (body.client_id !== options.clientId || body.client_secret !== options.clientSecret) return fail('incorrect_client_credentials', 'The client_id and/or client_secret passed are incorrect.');
+        if (body.client_id !== options.clientId || body.client_secret !== options.clientSecret)
+          return fail('incorrect_client_credentials', 'The client_id and/or client_secret passed are incorrect.');
         const grant = body.code ? codes.get(body.code) : undefined;
         if (body.code) codes.delete(body.code); // single use, even when the rest is wrong
         if (!grant || grant.expiresAt < Date.now()) return fail('bad_verification_code', 'The code passed is incorrect or expired.');
-        if (body.redirect_uri !== undefined && body.redirect_uri !== grant.redirectUri) return fail('redirect_uri_mismatch', 'The redirect_uri MUST match the registered callback URL for this application.');
+        if (body.redirect_uri !== undefined && body.redirect_uri !== grant.redirectUri)
+          return fail('redirect_uri_mismatch', 'The redirect_uri MUST match the registered callback URL for this application.');
         if (grant.codeChallenge) {
-          if (!validVerifier(body.code_verifier) || s256(body.code_verifier) !== grant.codeChallenge) return fail('bad_verification_code', 'The code_verifier does not match the code_challenge.');
+          if (!validVerifier(body.code_verifier) || s256(body.code_verifier) !== grant.codeChallenge)
+            return fail('bad_verification_code', 'The code_verifier does not match the code_challenge.');
         }
         const accessToken = `gho_${randomToken(27)}`;
         tokens.set(accessToken, grant.account);
-        return answer({ access_token: accessToken, token_type: 'bearer', scope: grant.scope.split(/[\s,]+/).filter(Boolean).join(',') });
+        return answer({
+          access_token: accessToken,
+          token_type: 'bearer',
+          scope: grant.scope
+            .split(/[\s,]+/)
+            .filter(Boolean)
+            .join(','),
+        });
       }
 
       if (route === 'GET /user' || route === 'GET /user/emails') {
@@ -132,7 +162,15 @@ export async function startGithubStandIn(options) {
         if (!account) return sendJson(res, 401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest', status: '401' });
         if (route === 'GET /user/emails') return sendJson(res, 200, emailsOf(account));
         // Like GitHub: the public profile e-mail says nothing about verification.
-        return sendJson(res, 200, { login: account.login, id: account.id, node_id: `U_${account.id}`, type: 'User', name: account.name ?? null, email: account.email, html_url: `https://github.com/${account.login}` });
+        return sendJson(res, 200, {
+          login: account.login,
+          id: account.id,
+          node_id: `U_${account.id}`,
+          type: 'User',
+          name: account.name ?? null,
+          email: account.email,
+          html_url: `https://github.com/${account.login}`,
+        });
       }
 
       return sendJson(res, 404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });

@@ -35,8 +35,7 @@ export async function startAllStandIns(options) {
   const callback = (/** @type {string} */ provider) => `${appUrl}/login/${provider}/callback`;
   const secret = () => randomBytes(24).toString('base64url');
 
-  const startOidc =
-    options.startOidcServer ?? /** @type {any} */ (await import('../../backend/dist/modules/auth/dev-idp/oidc-server.js')).startOidcServer;
+  const startOidc = options.startOidcServer ?? /** @type {any} */ (await import('../../backend/dist/modules/auth/dev-idp/oidc-server.js')).startOidcServer;
 
   const credentials = {
     github: { clientId: `Iv1.${randomBytes(8).toString('hex')}`, clientSecret: secret() },
@@ -56,7 +55,12 @@ export async function startAllStandIns(options) {
   try {
     const github = await startGithubStandIn({ ...credentials.github, accounts: options.githubAccounts });
     started.push(github);
-    const apple = await startAppleStandIn({ ...credentials.apple, publicKey: appleKeys.publicKey, redirectUri: callback('apple'), account: options.appleAccount });
+    const apple = await startAppleStandIn({
+      ...credentials.apple,
+      publicKey: appleKeys.publicKey,
+      redirectUri: callback('apple'),
+      account: options.appleAccount,
+    });
     started.push(apple);
     const oidc = await startOidc({
       title: 'Google / Microsoft (stand-in)',

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { NestFactory } from '@nestjs/core';
@@ -57,7 +58,7 @@ export async function createWebApp(runtime: Runtime, role: Exclude<ProcessRole, 
     routerOptions: { maxParamLength: 300 },
     // One id per request, reused from a load balancer's X-Request-Id when well-formed;
     // kept on the raw request so pino-http logs the same id.
-    genReqId: (req) => {
+    genReqId: (req: IncomingMessage) => {
       const raw = req as typeof req & { id?: string };
       raw.id ??= requestIdFor(req);
       return raw.id;

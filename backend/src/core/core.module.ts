@@ -15,7 +15,6 @@ import { DocsController } from './openapi/docs.controller.js';
 import { OpenApiService } from './openapi/openapi.service.js';
 import { PROCESS_ROLE, runsWorkers, type ProcessRole } from './queue/process-role.js';
 import { WorkerHeartbeatService } from './queue/worker-heartbeat.service.js';
-import { redisOptionsFromUrl } from './redis/redis-options.js';
 import { RedisModule } from './redis/redis.module.js';
 
 export interface CoreOptions {
@@ -37,7 +36,7 @@ export class CoreModule {
         loggerModule(config),
         MikroOrmModule.forRoot({ ...ormConfig(databaseUrl), registerRequestContext: true }),
         RedisModule,
-        BullModule.forRoot({ connection: redisOptionsFromUrl(config.redisUrl), prefix: config.queuePrefix }),
+        BullModule.forRoot({ connection: { url: config.redisUrl }, prefix: config.queuePrefix }),
         CqrsModule.forRoot(),
         DiscoveryModule,
       ],

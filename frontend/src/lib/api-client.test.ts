@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { ApiError, apiRequest, setUnauthorizedHandler } from './api-client';
+import { ApiError, apiErrorMessage, apiRequest, setUnauthorizedHandler } from './api-client';
 import { logout } from './auth';
 import { shouldRetry } from './query-client';
 
@@ -64,6 +64,28 @@ describe('apiRequest', () => {
     expect(localStorage.getItem('user')).toBeNull();
     expect(localStorage.getItem('appLanguage')).toBe('FR');
     expect(goHome).toHaveBeenCalledOnce();
+  });
+});
+
+describe('apiErrorMessage', () => {
+  it('prefers the field problems of a validation error over its generic summary', async () => {
+    fetchMock.mockResolvedValue(
+      jsonResponse(400, {
+        error: 'validation_failed',
+        message: 'The request is not valid.',
+        details: [{ path: 'username', message: 'El usuario debe tener al menos 3 caracteres.' }],
+      }),
+    );
+    const error = await apiRequest('/api/x').catch((e: unknown) => e);
+    expect(error).toMatchObject({ details: [{ path: 'username', message: 'El usuario debe tener al menos 3 caracteres.' }] });
+    expect(apiErrorMessage(error)).toBe('El usuario debe tener al menos 3 caracteres.');
+  });
+
+  it("is the server's message otherwise, and nothing for network failures or bodies that are not JSON", async () => {
+    expect(apiErrorMessage(new ApiError(409, 'username_taken', 'Ese nombre de usuario ya está en uso.'))).toBe('Ese nombre de usuario ya está en uso.');
+    expect(apiErrorMessage(new TypeError('Failed to fetch'))).toBeUndefined();
+    fetchMock.mockResolvedValue(new Response('<html>Bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }));
+    expect(apiErrorMessage(await apiRequest('/api/x').catch((e: unknown) => e))).toBeUndefined();
   });
 });
 

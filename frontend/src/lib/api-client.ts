@@ -6,17 +6,39 @@ import { clearSession, getAuthToken } from './session';
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
+  /** Field problems of a `validation_failed` answer. */
+  readonly details: readonly FieldProblem[];
 
-  constructor(status: number, code: string, message: string) {
+  constructor(status: number, code: string, message: string, details: readonly FieldProblem[] = []) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    this.details = details;
   }
 
   get isClientError(): boolean {
     return this.status >= 400 && this.status < 500;
   }
+}
+
+/** The code of an error answer that had no `{error, message}` body (its message is only the status text). */
+const NON_JSON_ERROR = 'http_error';
+
+export interface FieldProblem {
+  path: string;
+  message: string;
+}
+
+/**
+ * What to tell a person about a failed call: the field problems of a validation error
+ * (their messages are written for people; the summary is generic), else the server's message.
+ * Undefined for network failures and anything that is not an API answer.
+ */
+export function apiErrorMessage(error: unknown): string | undefined {
+  if (!(error instanceof ApiError) || error.code === NON_JSON_ERROR) return undefined;
+  if (error.details.length > 0) return error.details.map((problem) => problem.message).join(' ');
+  return error.message || undefined;
 }
 
 type UnauthorizedHandler = () => void;
@@ -45,18 +67,20 @@ export interface RequestOptions<TSchema extends z.ZodType | undefined = undefine
 type Result<TSchema> = TSchema extends z.ZodType ? z.output<TSchema> : unknown;
 
 async function readError(response: Response): Promise<ApiError> {
-  let code = 'http_error';
+  let code = NON_JSON_ERROR;
   let message = response.statusText || `HTTP ${response.status}`;
+  let details: FieldProblem[] = [];
   try {
     const parsed = ApiErrorSchema.safeParse(await response.json());
     if (parsed.success) {
       code = parsed.data.error;
       message = parsed.data.message;
+      details = parsed.data.details ?? [];
     }
   } catch {
     // Not JSON (e.g. a proxy error page): keep the status text.
   }
-  return new ApiError(response.status, code, message);
+  return new ApiError(response.status, code, message, details);
 }
 
 /** The single place the SPA talks to its backend (same origin). */

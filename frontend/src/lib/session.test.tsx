@@ -1,6 +1,6 @@
 import { act, renderHook } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { clearSession, saveSession, useSession } from './session';
+import { clearSession, saveSession, updateStoredUser, useSession } from './session';
 
 const ana = { id: '1', username: 'ana', email: 'ana@example.com', role: 'admin' } as const;
 
@@ -39,5 +39,18 @@ describe('useSession', () => {
     localStorage.setItem('user', JSON.stringify(ana));
     rerender();
     expect(result.current).toMatchObject({ isSignedIn: false, isAdmin: false });
+  });
+
+  it('updateStoredUser changes the stored user and the hook follows', () => {
+    const { result } = renderHook(() => useSession());
+    act(() => saveSession('tok', ana));
+    act(() => updateStoredUser({ username: 'ana_nueva' }));
+    expect(result.current.user).toEqual({ ...ana, username: 'ana_nueva' });
+    expect(JSON.parse(localStorage.getItem('user')!)).toEqual({ ...ana, username: 'ana_nueva' });
+  });
+
+  it('updateStoredUser does nothing without a valid stored user', () => {
+    updateStoredUser({ username: 'nadie' });
+    expect(localStorage.getItem('user')).toBeNull();
   });
 });

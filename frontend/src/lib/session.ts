@@ -28,6 +28,13 @@ export function saveSession(authToken: string, user: SessionUser): void {
   writeItem(STORAGE_KEYS.authToken, authToken);
 }
 
+/** Changes fields of the stored user (e.g. after a profile save) so the header follows at once. */
+export function updateStoredUser(changes: Partial<Omit<SessionUser, 'id'>>): void {
+  const user = parseStoredUser(readItem(STORAGE_KEYS.user));
+  if (!user) return;
+  writeItem(STORAGE_KEYS.user, JSON.stringify({ ...user, ...changes }));
+}
+
 export function clearSession(): void {
   removeItems(STORAGE_KEYS.authToken, STORAGE_KEYS.user);
 }

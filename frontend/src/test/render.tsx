@@ -8,8 +8,9 @@ import { createQueryClient } from '@/lib/query-client';
 /**
  * Renders `ui` as the page at `/` of a throw-away memory router (so <Link> works), with
  * react-query and tooltips. Routing is asynchronous: query with `findBy…` first.
+ * `initialPath` may add a query string to `/` (e.g. `/?login_error=not_invited`).
  */
-export function renderWithProviders(ui: ReactNode, { queryClient = createQueryClient() } = {}) {
+export function renderWithProviders(ui: ReactNode, { queryClient = createQueryClient(), initialPath = '/' } = {}) {
   const rootRoute = createRootRoute({ component: Outlet });
   const pageRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: () => ui });
   // Targets of the layout's links, so navigation in tests lands somewhere.
@@ -18,7 +19,7 @@ export function renderWithProviders(ui: ReactNode, { queryClient = createQueryCl
   );
   const router = createRouter({
     routeTree: rootRoute.addChildren([pageRoute, ...otherRoutes]),
-    history: createMemoryHistory({ initialEntries: ['/'] }),
+    history: createMemoryHistory({ initialEntries: [initialPath] }),
   });
   const result = render(
     <QueryClientProvider client={queryClient}>

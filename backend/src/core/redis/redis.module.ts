@@ -1,7 +1,6 @@
 import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
-import { redisOptionsFromUrl } from './redis-options.js';
 
 export const REDIS = Symbol('REDIS');
 
@@ -13,8 +12,7 @@ export const REDIS = Symbol('REDIS');
       provide: REDIS,
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => {
-        const client = new Redis({
-          ...redisOptionsFromUrl(config.redisUrl),
+        const client = new Redis(config.redisUrl, {
           maxRetriesPerRequest: 1,
           connectTimeout: 5000,
           commandTimeout: 3000,

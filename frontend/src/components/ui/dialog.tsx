@@ -35,16 +35,20 @@ export function CloseButton({ className, ...props }: ComponentProps<typeof Dialo
   );
 }
 
-/** A centred modal card. Pass `aria-describedby={undefined}` when there is no DialogDescription. */
+/**
+ * A centred modal card. Pass `aria-describedby={undefined}` when there is no DialogDescription.
+ * Dialogs opened over the admin panel (z-70) pass a higher z-index in both `className` and `overlayClassName`.
+ */
 export function DialogContent({
   className,
+  overlayClassName,
   children,
   showCloseButton = true,
   ...props
-}: ComponentProps<typeof DialogPrimitive.Content> & { showCloseButton?: boolean }) {
+}: ComponentProps<typeof DialogPrimitive.Content> & { showCloseButton?: boolean; overlayClassName?: string }) {
   return (
     <DialogPortal>
-      <DialogOverlay />
+      <DialogOverlay className={overlayClassName} />
       <DialogPrimitive.Content
         data-slot="dialog-content"
         className={cn(

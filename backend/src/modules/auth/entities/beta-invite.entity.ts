@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 
 /** An e-mail allowed to create an account while beta mode is on. The e-mail is the key. */
@@ -12,5 +13,5 @@ export class BetaInvite {
   invitedBy?: string | null;
 
   @Property({ type: 'timestamptz' })
-  createdAt: Date = new Date();
+  createdAt: Opt<Date> = new Date();
 }

@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../../core/database/base.entity.js';
 
@@ -9,7 +10,7 @@ export class LoginProvider extends BaseEntity {
   serviceName: string;
 
   @Property({ type: 'varchar', length: 40 })
-  serviceType: string = 'login';
+  serviceType: Opt<string> = 'login';
 
   @Property({ type: 'text', nullable: true })
   description?: string | null;

@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { User } from '../../users/entities/user.entity.js';
@@ -9,7 +10,7 @@ import { User } from '../../users/entities/user.entity.js';
 @Entity({ tableName: 'sessions' })
 export class Session {
   @PrimaryKey({ type: 'uuid' })
-  id: string = randomUUID();
+  id: Opt<string> = randomUUID();
 
   @Property({ type: 'char', length: 64 })
   @Unique()
@@ -20,10 +21,10 @@ export class Session {
   user: User;
 
   @Property({ type: 'timestamptz' })
-  createdAt: Date = new Date();
+  createdAt: Opt<Date> = new Date();
 
   @Property({ type: 'timestamptz' })
-  lastUsedAt: Date = new Date();
+  lastUsedAt: Opt<Date> = new Date();
 
   @Property({ type: 'timestamptz' })
   expiresAt: Date;

@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { User } from '../../users/entities/user.entity.js';
@@ -7,7 +8,7 @@ import { User } from '../../users/entities/user.entity.js';
 @Unique({ properties: ['provider', 'subject'] })
 export class UserIdentity {
   @PrimaryKey({ type: 'uuid' })
-  id: string = randomUUID();
+  id: Opt<string> = randomUUID();
 
   @Property({ type: 'varchar', length: 64 })
   provider: string;
@@ -24,8 +25,8 @@ export class UserIdentity {
   email?: string | null;
 
   @Property({ type: 'timestamptz' })
-  createdAt: Date = new Date();
+  createdAt: Opt<Date> = new Date();
 
   @Property({ type: 'timestamptz' })
-  lastLoginAt: Date = new Date();
+  lastLoginAt: Opt<Date> = new Date();
 }

@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Enum, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { SERVICE_STATUSES, type ServiceStatus } from '@life/contracts';
 import { BaseEntity } from '../../../core/database/base.entity.js';
@@ -20,7 +21,7 @@ export class ExternalService extends BaseEntity {
   description?: string | null;
 
   @Enum({ items: () => [...SERVICE_STATUSES], nativeEnumName: 'service_status' })
-  status: ServiceStatus = 'announced';
+  status: Opt<ServiceStatus> = 'announced';
 
   @Property({ type: 'varchar', length: 1000, nullable: true })
   scopes?: string | null;

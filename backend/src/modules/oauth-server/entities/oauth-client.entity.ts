@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../../core/database/base.entity.js';
 import { User } from '../../users/entities/user.entity.js';
@@ -26,5 +27,5 @@ export class OAuthClient extends BaseEntity {
   ownerUser?: User | null;
 
   @Property({ type: 'boolean' })
-  active: boolean = true;
+  active: Opt<boolean> = true;
 }

@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Enum, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { ROLES, type Role } from '@life/contracts';
 import { BaseEntity } from '../../../core/database/base.entity.js';
@@ -18,8 +19,8 @@ export class User extends BaseEntity {
   email: string;
 
   @Property({ type: 'boolean' })
-  emailVerified: boolean = false;
+  emailVerified: Opt<boolean> = false;
 
   @Enum({ items: () => [...ROLES], nativeEnumName: 'user_role' })
-  role: Role = 'user';
+  role: Opt<Role> = 'user';
 }

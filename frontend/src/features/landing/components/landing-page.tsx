@@ -1,11 +1,26 @@
+import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { EditionsSection } from './editions-section';
+import { LoginErrorBanner } from './login-error-banner';
 import { ServicesCarousel } from './services-carousel';
 
 export function LandingPage() {
   const { t } = useTranslation();
+  const navigate = useNavigate();
+  const search = useSearch({ strict: false });
+  const loginError = typeof search.login_error === 'string' && search.login_error ? search.login_error : undefined;
+
+  function dismissLoginError() {
+    void navigate({ to: '.', search: ({ login_error: _dismissed, ...rest }) => rest, replace: true });
+  }
+
   return (
     <div className="overflow-x-clip">
+      {loginError && (
+        <div className="mx-auto max-w-3xl px-4 pt-6 sm:px-6">
+          <LoginErrorBanner code={loginError} onDismiss={dismissLoginError} />
+        </div>
+      )}
       <section className="relative isolate px-4 pt-16 pb-8 sm:px-6 sm:pt-24">
         <div
           aria-hidden="true"
