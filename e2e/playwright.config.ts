@@ -4,6 +4,12 @@ import { defineConfig } from '@playwright/test';
 const baseURL = process.env.E2E_BASE_URL ?? 'http://127.0.0.1:3100';
 const port = process.env.E2E_PORT ?? '3100';
 
+/** The app talks to the Stripe stand-in started by scripts/run.mjs. */
+function stripeEnv(): Record<string, string> {
+  const stripe = (JSON.parse(process.env.E2E_STANDINS ?? '{}') as { stripe?: { url: string; secretKey: string; webhookSecret: string } }).stripe;
+  return stripe ? { STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, STRIPE_API_URL: stripe.url, BILLING_SWEEP_MS: '1000' } : {};
+}
+
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -49,6 +55,7 @@ export default defineConfig({
       QUEUE_PREFIX: process.env.E2E_QUEUE_PREFIX ?? 'lifee2e',
       ENCRYPTION_KEYS: process.env.E2E_ENCRYPTION_KEYS ?? '',
       LOG_LEVEL: 'warn',
+      ...stripeEnv(),
     },
   },
 });

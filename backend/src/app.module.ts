@@ -1,6 +1,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { CoreModule, type CoreOptions } from './core/core.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
+import { BillingModule } from './modules/billing/billing.module.js';
+import { ContactModule } from './modules/contact/contact.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { SiteModule } from './modules/site/site.module.js';
 import { UsersModule } from './modules/users/users.module.js';
@@ -11,7 +13,7 @@ export class AppModule {
     const web = options.role !== 'worker';
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(options), ...(web ? [HealthModule, SiteModule, UsersModule, AuthModule] : [])],
+      imports: [CoreModule.forRoot(options), BillingModule.forRoot(options.role), ContactModule.forRoot(options.role), ...(web ? [HealthModule, SiteModule, UsersModule, AuthModule] : [])],
     };
   }
 }

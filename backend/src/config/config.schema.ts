@@ -48,6 +48,21 @@ export const ConfigSchema = z.object({
   BETA_MODE: z.preprocess(emptyToUndefined, z.stringbool().default(true)),
   DEV_LOGIN: z.preprocess(emptyToUndefined, z.enum(['auto', 'on', 'off']).default('auto')),
   DEV_LOGIN_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(0)),
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  /** Another Stripe API origin (the tests' stand-in); default Stripe's own. */
+  STRIPE_API_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
+  /** Seats of Élite, Prestige and Legacy (spec: 1000, 9000, 20000). */
+  EDITION_LIMITS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^\d+,\d+,\d+$/, 'EDITION_LIMITS must be three whole numbers: elite,prestige,legacy')
+      .default('1000,9000,20000')
+      .transform((value) => value.split(',').map(Number) as [number, number, number]),
+  ),
+  CHECKOUT_TTL_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(30).max(1440).default(30)),
+  BILLING_SWEEP_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(3_600_000).default(30_000)),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -61,6 +76,17 @@ export const ConfigSchema = z.object({
     z.string().max(300).default('Calle Ficticia 1, 28000 Madrid, España (dirección de ejemplo)'),
   ),
   COMPANY_EMAIL: z.preprocess(emptyToUndefined, z.email().default('privacidad@life.example')),
+  SMTP_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^smtps?:\/\/[^\s]+$/, 'SMTP_URL must start with smtp:// or smtps://')
+      .optional(),
+  ),
+  CONTACT_TO: z.preprocess(emptyToUndefined, z.email({ message: 'CONTACT_TO must be an e-mail' }).optional()),
+  CONTACT_FROM: z.preprocess(emptyToUndefined, z.string().min(3).max(300).default('Life <no-reply@life.example>')),
+  CONTACT_RATE_LIMIT_PER_HOUR: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(5)),
+  CONTACT_RETRY_DELAY_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(3_600_000).default(30_000)),
 });
 
 export type RawConfig = z.infer<typeof ConfigSchema>;

@@ -21,11 +21,15 @@ export interface AppConfig {
   encryptionKeys: string | undefined;
   logLevel: RawConfig['LOG_LEVEL'];
   betaMode: boolean;
+  stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string };
+  billing: { editionLimits: [number, number, number]; checkoutTtlMinutes: number; sweepMs: number };
   /** The built-in development identity provider (never in production). */
   devLogin: { enabled: boolean; port: number };
   staticDir: string;
   trustProxy: boolean;
   company: { name: string; taxId: string; address: string; email: string };
+  /** Contact page delivery: `smtpUrl` unset means messages are only stored (admins read them in the panel). */
+  contact: { smtpUrl: string | undefined; to: string; from: string; rateLimitPerHour: number; retryDelayMs: number };
   version: string;
 }
 
@@ -76,6 +80,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     encryptionKeys: raw.ENCRYPTION_KEYS,
     logLevel: raw.LOG_LEVEL,
     betaMode: raw.BETA_MODE,
+    stripe: { secretKey: raw.STRIPE_SECRET_KEY, webhookSecret: raw.STRIPE_WEBHOOK_SECRET, apiUrl: raw.STRIPE_API_URL },
+    billing: { editionLimits: raw.EDITION_LIMITS, checkoutTtlMinutes: raw.CHECKOUT_TTL_MINUTES, sweepMs: raw.BILLING_SWEEP_MS },
     devLogin: { enabled: raw.DEV_LOGIN === 'on' || (raw.DEV_LOGIN === 'auto' && raw.NODE_ENV === 'development'), port: raw.DEV_LOGIN_PORT },
     staticDir: raw.STATIC_DIR ? path.resolve(raw.STATIC_DIR) : path.resolve(backendRoot, '..', 'frontend', 'dist'),
     trustProxy: raw.TRUST_PROXY,
@@ -84,6 +90,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       taxId: raw.COMPANY_TAX_ID,
       address: raw.COMPANY_ADDRESS,
       email: raw.COMPANY_EMAIL,
+    },
+    contact: {
+      smtpUrl: raw.SMTP_URL,
+      to: raw.CONTACT_TO ?? raw.COMPANY_EMAIL,
+      from: raw.CONTACT_FROM,
+      rateLimitPerHour: raw.CONTACT_RATE_LIMIT_PER_HOUR,
+      retryDelayMs: raw.CONTACT_RETRY_DELAY_MS,
     },
     version: readVersion(),
   };

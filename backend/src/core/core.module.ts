@@ -15,6 +15,7 @@ import { DocsController } from './openapi/docs.controller.js';
 import { OpenApiService } from './openapi/openapi.service.js';
 import { PROCESS_ROLE, runsWorkers, type ProcessRole } from './queue/process-role.js';
 import { WorkerHeartbeatService } from './queue/worker-heartbeat.service.js';
+import { RateLimitService } from './rate-limit/rate-limit.service.js';
 import { RedisModule } from './redis/redis.module.js';
 
 export interface CoreOptions {
@@ -24,7 +25,7 @@ export interface CoreOptions {
   role: ProcessRole;
 }
 
-/** Configuration, logging, database, Redis, queues, errors, validation and API docs. */
+/** Configuration, logging, database, Redis, queues, rate limits, errors, validation and API docs. */
 @Global()
 @Module({})
 export class CoreModule {
@@ -50,9 +51,10 @@ export class CoreModule {
         { provide: APP_INTERCEPTOR, useClass: ContractInterceptor },
         MigrationRunner,
         OpenApiService,
+        RateLimitService,
         ...(runsWorkers(role) ? [WorkerHeartbeatService] : []),
       ],
-      exports: [APP_CONFIG, KeyRing, PROCESS_ROLE, SpaIndex, OpenApiService, RedisModule, BullModule],
+      exports: [APP_CONFIG, KeyRing, PROCESS_ROLE, SpaIndex, OpenApiService, RateLimitService, RedisModule, BullModule],
     };
   }
 }

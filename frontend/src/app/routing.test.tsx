@@ -47,7 +47,8 @@ describe('routes', () => {
   });
 
   it.each([
-    ['/login/github/callback', 'Iniciando sesión, por favor espera...'],
+    // With a code, so the page waits on the (never answering) backend instead of going home.
+    ['/login/github/callback?code=c&state=s', 'Iniciando sesión, por favor espera...'],
     ['/callback/spotify', 'Procesando conexión con el servicio...'],
   ])('%s shows its waiting message', async (path, message) => {
     renderApp(path);

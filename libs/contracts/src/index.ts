@@ -3,3 +3,5 @@ export * from './health.js';
 export * from './site.js';
 export * from './session.js';
 export * from './auth.js';
+export * from './billing.js';
+export * from './contact.js';

@@ -51,6 +51,16 @@ describe('KeyRing', () => {
     expect(() => KeyRing.parse(key('b')).decrypt(stored)).toThrow(/not in ENCRYPTION_KEYS/);
   });
 
+  it('gives a stable keyed hash per purpose that hides the value', () => {
+    const spec = key('a');
+    const ring = KeyRing.parse(spec);
+    const hash = ring.keyedHash('contact-ip', '203.0.113.7');
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(KeyRing.parse(spec).keyedHash('contact-ip', '203.0.113.7')).toBe(hash);
+    expect(ring.keyedHash('other-purpose', '203.0.113.7')).not.toBe(hash);
+    expect(KeyRing.parse(key('a')).keyedHash('contact-ip', '203.0.113.7')).not.toBe(hash);
+  });
+
   it('generates and keeps a development key, but never in production', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'life-keys-'));
     const first = loadKeyRing(undefined, dir, false);

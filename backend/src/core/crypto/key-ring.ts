@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -73,6 +73,16 @@ export class KeyRing {
     decipher.setAAD(Buffer.from(associatedData));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+  }
+
+  /**
+   * A keyed SHA-256 (HMAC) of `value` under a key derived from the primary key for `purpose`:
+   * lets a low-entropy value (an IP address) be compared without being stored or guessable.
+   * Rotating the primary key changes every such hash.
+   */
+  keyedHash(purpose: string, value: string): string {
+    const key = Buffer.from(hkdfSync('sha256', this.keys.get(this.primaryId)!, '', `life:${purpose}`, 32));
+    return createHmac('sha256', key).update(value).digest('hex');
   }
 
   /** The key id a stored value was encrypted with (for rotation sweeps). */

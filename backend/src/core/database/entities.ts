@@ -6,7 +6,12 @@ import { ExternalService } from '../../modules/external-services/entities/extern
 import { UserCredential } from '../../modules/external-services/entities/user-credential.entity.js';
 import { OAuthClient } from '../../modules/oauth-server/entities/oauth-client.entity.js';
 import { User } from '../../modules/users/entities/user.entity.js';
+import { EditionStock } from '../../modules/billing/entities/edition-stock.entity.js';
+import { Membership } from '../../modules/billing/entities/membership.entity.js';
+import { Reservation } from '../../modules/billing/entities/reservation.entity.js';
+import { StripeEvent } from '../../modules/billing/entities/stripe-event.entity.js';
+import { ContactMessage } from '../../modules/contact/entities/contact-message.entity.js';
 import { BaseEntity } from './base.entity.js';
 
 /** Every entity, listed explicitly: no folder scanning, so the build output is all that runs. */
-export const ENTITIES = [BaseEntity, User, UserIdentity, Session, LoginProvider, BetaInvite, ExternalService, UserCredential, OAuthClient];
+export const ENTITIES = [BaseEntity, User, UserIdentity, Session, LoginProvider, BetaInvite, ExternalService, UserCredential, OAuthClient, EditionStock, Reservation, Membership, StripeEvent, ContactMessage];

@@ -15,12 +15,16 @@ export interface AdminSection<TId extends string = string> {
   icon: LucideIcon;
   /** Section body; omitted while the section only has its title. */
   Component?: ComponentType;
+  /** Shown next to the label, e.g. a count of things waiting. */
+  Badge?: ComponentType;
 }
 
 export interface AdminPanelShellProps<TId extends string> {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   sections: readonly AdminSection<TId>[];
+  /** Views reached from a link in the panel's header instead of the menu (the menu keeps its five sections). */
+  headerViews?: readonly AdminSection<TId>[];
   defaultSectionId: TId;
 }
 
@@ -29,7 +33,7 @@ export interface AdminPanelShellProps<TId extends string> {
  * Dialog, so focus is trapped inside and Escape closes it. The selection resets to the
  * default each time the panel opens (the content unmounts on close).
  */
-export function AdminPanelShell<TId extends string>({ open, onOpenChange, sections, defaultSectionId }: AdminPanelShellProps<TId>) {
+export function AdminPanelShell<TId extends string>({ open, onOpenChange, sections, headerViews = [], defaultSectionId }: AdminPanelShellProps<TId>) {
   return (
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <DialogPrimitive.Portal>
@@ -39,17 +43,21 @@ export function AdminPanelShell<TId extends string>({ open, onOpenChange, sectio
           aria-describedby={undefined}
           className="fixed inset-0 z-[70] flex overflow-x-auto bg-background animate-overlay-in focus:outline-none"
         >
-          <AdminPanelBody sections={sections} defaultSectionId={defaultSectionId} />
+          <AdminPanelBody sections={sections} headerViews={headerViews} defaultSectionId={defaultSectionId} />
         </DialogPrimitive.Content>
       </DialogPrimitive.Portal>
     </DialogPrimitive.Root>
   );
 }
 
-function AdminPanelBody<TId extends string>({ sections, defaultSectionId }: Pick<AdminPanelShellProps<TId>, 'sections' | 'defaultSectionId'>) {
+function AdminPanelBody<TId extends string>({
+  sections,
+  headerViews = [],
+  defaultSectionId,
+}: Pick<AdminPanelShellProps<TId>, 'sections' | 'headerViews' | 'defaultSectionId'>) {
   const { t } = useTranslation();
   const [selectedId, setSelectedId] = useState<TId>(defaultSectionId);
-  const selected = sections.find((section) => section.id === selectedId) ?? sections[0];
+  const selected = sections.find((section) => section.id === selectedId) ?? headerViews.find((view) => view.id === selectedId) ?? sections[0];
   const SectionBody = selected?.Component;
 
   return (
@@ -88,10 +96,31 @@ function AdminPanelBody<TId extends string>({ sections, defaultSectionId }: Pick
         aria-labelledby="admin-section-title"
         data-testid={selected ? `admin-section-${selected.id}` : undefined}
       >
-        <div className="px-4 pt-16 pb-2 sm:pt-6 sm:pr-16 sm:pl-10">
+        <div className="flex flex-wrap items-center justify-between gap-3 px-4 pt-16 pb-2 sm:pt-6 sm:pr-16 sm:pl-10">
           <h3 id="admin-section-title" className="pt-1 text-2xl font-semibold tracking-tight text-foreground">
             {selected ? t(selected.titleKey) : null}
           </h3>
+          {headerViews.length > 0 && (
+            <div className="flex flex-wrap gap-2">
+              {headerViews.map(({ id, navLabelKey, icon: Icon, Badge }) => (
+                <button
+                  key={id}
+                  type="button"
+                  data-testid={`admin-header-${id}`}
+                  aria-current={id === selected?.id ? 'page' : undefined}
+                  onClick={() => setSelectedId(id)}
+                  className={cn(
+                    'inline-flex h-9 cursor-pointer items-center gap-2 rounded-full border border-input bg-card px-4 text-sm font-medium text-foreground shadow-xs transition-colors hover:bg-muted',
+                    id === selected?.id && 'border-transparent bg-secondary text-secondary-foreground hover:bg-secondary',
+                  )}
+                >
+                  <Icon aria-hidden="true" className="size-4 shrink-0" />
+                  {t(navLabelKey)}
+                  {Badge && <Badge />}
+                </button>
+              ))}
+            </div>
+          )}
         </div>
         <div className="min-w-0 flex-1 overflow-auto px-4 pb-10 sm:px-10">{SectionBody && <SectionBody />}</div>
       </section>

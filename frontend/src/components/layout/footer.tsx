@@ -29,10 +29,9 @@ export function Footer() {
               </li>
             ))}
             <li>
-              {/* /contact is not built yet; a plain link keeps it out of the typed route map. */}
-              <a href="/contact" className={linkClass}>
+              <Link to="/contact" className={linkClass} data-testid="footer-contact">
                 {t('footer.contact')}
-              </a>
+              </Link>
             </li>
           </ul>
         </nav>

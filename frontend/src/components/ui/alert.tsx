@@ -6,9 +6,9 @@ import { cn } from '@/lib/utils';
 const alertVariants = cva('flex items-start gap-3 rounded-2xl border px-4 py-3 text-sm leading-relaxed', {
   variants: {
     variant: {
-      error: 'border-destructive/25 bg-destructive/[0.06] text-[#991b1b]',
-      success: 'border-success/25 bg-success/[0.07] text-[#166534]',
-      warning: 'border-amber-500/30 bg-amber-50 text-amber-900',
+      error: 'border-red-200 bg-red-50 text-red-800',
+      success: 'border-green-200 bg-green-50 text-green-800',
+      warning: 'border-amber-200 bg-amber-50 text-amber-900',
     },
   },
   defaultVariants: { variant: 'error' },

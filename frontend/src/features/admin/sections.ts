@@ -1,6 +1,7 @@
-import { AppWindow, HeartPulse, KeyRound, MailPlus, Plug } from 'lucide-react';
+import { AppWindow, HeartPulse, Inbox, KeyRound, MailPlus, Plug } from 'lucide-react';
 import type { AdminSection } from '@/components/layout/admin-panel-shell';
 import { BetaInvitesSection } from './components/beta-invites-section';
+import { ContactMessagesView, UnhandledContactMessagesBadge } from './components/contact-messages-view';
 import { LoginProvidersSection } from './components/login-providers-section';
 
 /**
@@ -35,4 +36,18 @@ export const ADMIN_SECTIONS: readonly AdminSection<AdminSectionId>[] = [
   },
   // Salud shows only its title ('Salud del Sistema') by design.
   { id: 'salud', navLabelKey: 'admin.nav.salud', titleKey: 'admin.sections.salud', icon: HeartPulse },
+];
+
+/** Views opened from a link in the panel's header, so the menu keeps the spec's five sections (docs/decisions/0007). */
+export type AdminHeaderViewId = 'contactmessages';
+
+export const ADMIN_HEADER_VIEWS: readonly AdminSection<AdminHeaderViewId>[] = [
+  {
+    id: 'contactmessages',
+    navLabelKey: 'contact.admin.open',
+    titleKey: 'contact.admin.title',
+    icon: Inbox,
+    Component: ContactMessagesView,
+    Badge: UnhandledContactMessagesBadge,
+  },
 ];

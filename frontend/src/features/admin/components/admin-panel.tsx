@@ -1,5 +1,5 @@
 import { AdminPanelShell } from '@/components/layout/admin-panel-shell';
-import { ADMIN_SECTIONS, DEFAULT_ADMIN_SECTION } from '../sections';
+import { ADMIN_HEADER_VIEWS, ADMIN_SECTIONS, DEFAULT_ADMIN_SECTION, type AdminHeaderViewId, type AdminSectionId } from '../sections';
 
 export interface AdminPanelProps {
   open: boolean;
@@ -7,5 +7,13 @@ export interface AdminPanelProps {
 }
 
 export function AdminPanel({ open, onOpenChange }: AdminPanelProps) {
-  return <AdminPanelShell open={open} onOpenChange={onOpenChange} sections={ADMIN_SECTIONS} defaultSectionId={DEFAULT_ADMIN_SECTION} />;
+  return (
+    <AdminPanelShell<AdminSectionId | AdminHeaderViewId>
+      open={open}
+      onOpenChange={onOpenChange}
+      sections={ADMIN_SECTIONS}
+      headerViews={ADMIN_HEADER_VIEWS}
+      defaultSectionId={DEFAULT_ADMIN_SECTION}
+    />
+  );
 }

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { apiErrorMessage } from '@/lib/api-client';
+import { ApiError, apiErrorMessage } from '@/lib/api-client';
 import { useCreateBetaInvite } from '../api/create-beta-invite';
 import { useDeleteBetaInvite } from '../api/delete-beta-invite';
 import { useBetaInvites } from '../api/get-beta-invites';
@@ -35,7 +35,12 @@ export function BetaInvitesSection() {
     remove.mutate({ email: inviteEmail });
   }
 
-  const addMessage = create.isError ? apiErrorMessage(create.error) : undefined;
+  // The server's own words, except for a duplicate, which it explains in English.
+  const addMessage = !create.isError
+    ? undefined
+    : create.error instanceof ApiError && create.error.code === 'already_invited'
+      ? t('admin.invites.errors.alreadyInvited')
+      : apiErrorMessage(create.error);
   const errors = [
     invites.isError && t('admin.invites.errors.list'),
     create.isError &&
@@ -95,8 +100,10 @@ export function BetaInvitesSection() {
               const deleting = remove.isPending && remove.variables?.email === invite.email;
               return (
                 <Tr key={invite.email} data-testid="invite-row">
-                  <Td className="font-medium break-all">{invite.email}</Td>
-                  <Td className="break-all text-muted-foreground">{invite.invited_by?.trim() ? invite.invited_by : t('admin.invites.noInviter')}</Td>
+                  <Td className="min-w-[12rem] font-medium [overflow-wrap:anywhere]">{invite.email}</Td>
+                  <Td className="min-w-[10rem] text-muted-foreground [overflow-wrap:anywhere]">
+                    {invite.invited_by?.trim() ? invite.invited_by : t('admin.invites.noInviter')}
+                  </Td>
                   <Td className="whitespace-nowrap text-muted-foreground">
                     <time dateTime={invite.created_at}>{new Date(invite.created_at).toLocaleString(i18n.language)}</time>
                   </Td>

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { LOGIN_PROVIDERS, type LoginProviderDto } from '@life/contracts';
+import { LOGIN_PROVIDERS, SECRET_MASK, type LoginProviderDto } from '@life/contracts';
 import { LoaderCircle } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
@@ -78,8 +78,17 @@ export function LoginProviderFormDialog({ open, onOpenChange, provider }: LoginP
   const { t } = useTranslation();
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      {/* Above the admin panel (z-70). */}
-      <DialogContent className="z-[80] max-w-2xl" overlayClassName="z-[80]" data-testid="provider-form">
+      {/* Above the admin panel (z-70); the fields scroll between a fixed title and fixed buttons. */}
+      <DialogContent
+        className="z-[80] max-w-2xl overflow-hidden"
+        overlayClassName="z-[80]"
+        data-testid="provider-form"
+        // Radix would focus the first field with its text selected, so one stray key replaces the name.
+        onOpenAutoFocus={(event) => {
+          event.preventDefault();
+          (event.currentTarget as HTMLElement).querySelector<HTMLElement>('input, textarea')?.focus();
+        }}
+      >
         <DialogHeader>
           <DialogTitle>{provider ? t('admin.providers.form.editTitle') : t('admin.providers.form.newTitle')}</DialogTitle>
           <DialogDescription>{t('admin.providers.form.description')}</DialogDescription>
@@ -98,6 +107,7 @@ function ProviderForm({ provider, onDone }: { provider?: LoginProviderDto; onDon
   const create = useCreateLoginProvider();
   const update = useUpdateLoginProvider();
   const saving = create.isPending || update.isPending;
+  const hasStoredSecret = provider?.app_secret === SECRET_MASK;
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -113,8 +123,8 @@ function ProviderForm({ provider, onDone }: { provider?: LoginProviderDto; onDon
   }
 
   return (
-    <form onSubmit={handleSubmit} noValidate className="grid gap-5">
-      <div className="grid gap-4 sm:grid-cols-2">
+    <form onSubmit={handleSubmit} noValidate className="flex min-h-0 flex-1 flex-col gap-4">
+      <div className="-mx-6 grid min-h-0 flex-1 gap-4 overflow-y-auto px-6 pt-1 pb-2 sm:-mx-7 sm:grid-cols-2 sm:px-7">
         {PROVIDER_FIELDS.map((field) => {
           const inputId = `${id}-${field}`;
           const common = {
@@ -132,7 +142,7 @@ function ProviderForm({ provider, onDone }: { provider?: LoginProviderDto; onDon
               {field === 'description' ? (
                 <textarea
                   {...common}
-                  rows={2}
+                  rows={3}
                   onChange={(event) => set(field, event.target.value)}
                   className="min-h-16 w-full rounded-xl border border-input bg-card px-4 py-2.5 text-base text-foreground shadow-xs outline-none focus-visible:border-ring focus-visible:ring-4 focus-visible:ring-ring/15 disabled:opacity-50 sm:text-sm"
                 />
@@ -144,7 +154,7 @@ function ProviderForm({ provider, onDone }: { provider?: LoginProviderDto; onDon
                   // Typing into the mask would append to it: select it so the first key replaces it.
                   onFocus={(event) => event.currentTarget.select()}
                   onChange={(event) => set(field, event.target.value)}
-                  aria-describedby={`${inputId}-hint`}
+                  aria-describedby={hasStoredSecret ? `${inputId}-hint` : undefined}
                 />
               ) : (
                 <Input
@@ -157,7 +167,7 @@ function ProviderForm({ provider, onDone }: { provider?: LoginProviderDto; onDon
                   onChange={(event) => set(field, event.target.value)}
                 />
               )}
-              {field === 'app_secret' && (
+              {field === 'app_secret' && hasStoredSecret && (
                 <p id={`${inputId}-hint`} className="text-xs text-muted-foreground">
                   {t('admin.providers.form.secretHint')}
                 </p>
@@ -171,7 +181,7 @@ function ProviderForm({ provider, onDone }: { provider?: LoginProviderDto; onDon
           <option key={name} value={name} />
         ))}
       </datalist>
-      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+      <div className="-mx-6 flex flex-col-reverse gap-3 border-t px-6 pt-4 sm:-mx-7 sm:flex-row sm:justify-end sm:px-7">
         <Button variant="outline" onClick={onDone} data-testid="provider-cancel">
           {t('admin.providers.form.cancel')}
         </Button>

@@ -17,14 +17,15 @@ export function LandingPage() {
   return (
     <div className="overflow-x-clip">
       {loginError && (
-        <div className="mx-auto max-w-3xl px-4 pt-6 sm:px-6">
+        // Above the hero, whose decorative glow reaches up over this spot.
+        <div className="relative z-10 mx-auto max-w-3xl px-4 pt-6 sm:px-6">
           <LoginErrorBanner code={loginError} onDismiss={dismissLoginError} />
         </div>
       )}
       <section className="relative isolate px-4 pt-16 pb-8 sm:px-6 sm:pt-24">
         <div
           aria-hidden="true"
-          className="absolute inset-x-0 -top-24 -z-10 mx-auto h-[420px] max-w-4xl rounded-full bg-[radial-gradient(closest-side,rgb(99_102_241/0.18),transparent),radial-gradient(closest-side,rgb(249_115_98/0.14),transparent)] bg-[length:60%_100%,55%_90%] bg-[position:10%_0,90%_30%] bg-no-repeat blur-2xl"
+          className="pointer-events-none absolute inset-x-0 -top-24 -z-10 mx-auto h-[420px] max-w-4xl rounded-full bg-[radial-gradient(closest-side,rgb(99_102_241/0.18),transparent),radial-gradient(closest-side,rgb(249_115_98/0.14),transparent)] bg-[length:60%_100%,55%_90%] bg-[position:10%_0,90%_30%] bg-no-repeat blur-2xl"
         />
         <div className="mx-auto max-w-3xl text-center">
           <h1 className="text-4xl leading-[1.1] font-bold tracking-tight text-balance text-foreground sm:text-6xl">{t('landing.headline')}</h1>

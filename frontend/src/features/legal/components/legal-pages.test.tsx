@@ -55,7 +55,7 @@ describe('legal pages', () => {
     expect(screen.getByRole('link', { name: 'privacidad@life.example' })).toHaveAttribute('href', 'mailto:privacidad@life.example');
     expect(screen.getByText(/acceso, rectificación, supresión, limitación del tratamiento, oposición y portabilidad/)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'perfil' })).toHaveAttribute('href', '/profile');
-    expect(screen.getByRole('link', { name: 'página de contacto' })).toHaveAttribute('href', '/contact');
+    expect(screen.getByRole('link', { name: 'página de contacto' })).toHaveAttribute('href', '/contact?subject=privacy');
   });
 
   it('legal notice cites the LSSI-CE and gives name, tax ID, address and e-mail', async () => {

@@ -30,8 +30,8 @@ export function PrivacyPolicyPage() {
           i18nKey="legal.privacy.account"
           components={{
             profile: <Link to="/profile" className={linkClass} />,
-            // The contact page is not built yet; a plain link keeps it out of the typed route map.
-            contact: <a href="/contact" className={linkClass} />,
+            // Data-rights requests are the privacy subject of the contact form: preselect it.
+            contact: <Link to="/contact" search={{ subject: 'privacy' }} className={linkClass} />,
           }}
         />
       </p>

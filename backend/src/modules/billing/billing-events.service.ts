@@ -1,0 +1,136 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { EntityManager, LockMode } from '@mikro-orm/postgresql';
+import type Stripe from 'stripe';
+import { User } from '../users/entities/user.entity.js';
+import { EventNotReadyError } from './billing.errors.js';
+import { EditionStock } from './entities/edition-stock.entity.js';
+import { Membership } from './entities/membership.entity.js';
+import { Reservation } from './entities/reservation.entity.js';
+import { StripeEvent } from './entities/stripe-event.entity.js';
+
+/** Any constant: serialises member numbering. */
+const MEMBER_NUMBER_LOCK = 4_242_002;
+
+type Tx = EntityManager;
+
+const subscriptionStatus = (status: string): Membership['status'] => (status === 'active' || status === 'trialing' ? 'active' : status === 'past_due' || status === 'unpaid' || status === 'incomplete' ? 'past_due' : 'cancelled');
+
+const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null));
+
+/**
+ * Applies each inbox event exactly once: the event row is locked and marked processed in
+ * the same transaction as its effect, so duplicates and concurrent workers are no-ops.
+ */
+@Injectable()
+export class BillingEventsService {
+  private readonly logger = new Logger('BillingEvents');
+
+  constructor(private readonly em: EntityManager) {}
+
+  /** Returns true when the effect was applied now, false when it had been already. */
+  async process(eventId: string): Promise<boolean> {
+    try {
+      return await this.em.fork().transactional(async (tx) => {
+        const row = await tx.findOne(StripeEvent, { id: eventId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        if (!row || row.processedAt) return false;
+        await this.apply(tx, row.payload as unknown as Stripe.Event);
+        row.processedAt = new Date();
+        row.lastError = null;
+        return true;
+      });
+    } catch (error) {
+      const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+      await this.em
+        .fork()
+        .getConnection()
+        .execute('update stripe_events set attempts = attempts + 1, last_error = ? where id = ?', [reason, eventId])
+        .catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async apply(tx: Tx, event: Stripe.Event): Promise<void> {
+    switch (event.type) {
+      case 'checkout.session.completed':
+        return this.completed(tx, event.data.object, event.created);
+      case 'checkout.session.expired':
+        return this.expired(tx, event.data.object);
+      case 'customer.subscription.updated':
+      case 'customer.subscription.deleted':
+        return this.subscriptionChanged(tx, event.data.object, event.type === 'customer.subscription.deleted', event.created);
+      case 'invoice.payment_failed':
+        return this.paymentFailed(tx, event.data.object, event.created);
+      default:
+        this.logger.debug(`Ignoring Stripe event ${event.type}`);
+    }
+  }
+
+  private async reservationFor(tx: Tx, session: Stripe.Checkout.Session): Promise<Reservation | null> {
+    const id = session.client_reference_id ?? session.metadata?.reservation_id;
+    const byId = id ? await tx.findOne(Reservation, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
+    return byId ?? (await tx.findOne(Reservation, { checkoutSessionId: session.id }, { lockMode: LockMode.PESSIMISTIC_WRITE }));
+  }
+
+  private async completed(tx: Tx, session: Stripe.Checkout.Session, created: number): Promise<void> {
+    const reservation = await this.reservationFor(tx, session);
+    if (!reservation) {
+      this.logger.warn(`checkout.session.completed for unknown session ${session.id}`);
+      return;
+    }
+    if (reservation.status === 'confirmed' || (await tx.count(Membership, { checkoutSessionId: session.id }))) return;
+    const stock = await tx.findOneOrFail(EditionStock, { edition: reservation.edition }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    // A released seat that still completed (clock skew past the grace period) is taken back.
+    if (reservation.status === 'reserved') stock.reserved -= 1;
+    stock.confirmed += 1;
+    reservation.status = 'confirmed';
+    await tx.getConnection().execute('select pg_advisory_xact_lock(?)', [MEMBER_NUMBER_LOCK], 'all', tx.getTransactionContext());
+    const [{ next }] = await tx.getConnection().execute<{ next: number }[]>('select coalesce(max(member_number), 0) + 1 as next from memberships', [], 'all', tx.getTransactionContext());
+    tx.create(Membership, {
+      user: tx.getReference(User, reservation.user.id),
+      edition: reservation.edition,
+      priceCents: reservation.priceCents,
+      memberNumber: Number(next),
+      statusAt: new Date(created * 1000),
+      stripeCustomerId: idOf(session.customer),
+      stripeSubscriptionId: idOf(session.subscription),
+      checkoutSessionId: session.id,
+    });
+    await tx.flush();
+  }
+
+  private async expired(tx: Tx, session: Stripe.Checkout.Session): Promise<void> {
+    const reservation = await this.reservationFor(tx, session);
+    if (!reservation || reservation.status !== 'reserved') return;
+    const stock = await tx.findOneOrFail(EditionStock, { edition: reservation.edition }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    stock.reserved -= 1;
+    reservation.status = 'released';
+    await tx.flush();
+  }
+
+  private async membershipBySubscription(tx: Tx, subscriptionId: string | null): Promise<Membership> {
+    const membership = subscriptionId ? await tx.findOne(Membership, { stripeSubscriptionId: subscriptionId }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
+    // Stripe does not promise order: the checkout that creates the membership may come later.
+    if (!membership) throw new EventNotReadyError(`No membership for subscription ${subscriptionId ?? '(none)'} yet`);
+    return membership;
+  }
+
+  private async setStatus(tx: Tx, membership: Membership, status: Membership['status'], created: number): Promise<void> {
+    const at = new Date(created * 1000);
+    if (at < membership.statusAt) return;
+    membership.status = status;
+    membership.statusAt = at;
+    await tx.flush();
+  }
+
+  private async subscriptionChanged(tx: Tx, subscription: Stripe.Subscription, deleted: boolean, created: number): Promise<void> {
+    const membership = await this.membershipBySubscription(tx, subscription.id);
+    await this.setStatus(tx, membership, deleted ? 'cancelled' : subscriptionStatus(subscription.status), created);
+  }
+
+  private async paymentFailed(tx: Tx, invoice: Stripe.Invoice, created: number): Promise<void> {
+    const raw = invoice as unknown as { subscription?: string | { id: string } | null; parent?: { subscription_details?: { subscription?: string | { id: string } } } };
+    const subscriptionId = idOf(raw.subscription ?? raw.parent?.subscription_details?.subscription ?? null);
+    const membership = await this.membershipBySubscription(tx, subscriptionId);
+    await this.setStatus(tx, membership, 'past_due', created);
+  }
+}

@@ -1,0 +1,41 @@
+import { Controller, Get, Headers, HttpCode, Post, Req } from '@nestjs/common';
+import { CheckoutResponseSchema, EditionsSchema, MembershipAnswerSchema } from '@life/contracts';
+import type { FastifyRequest } from 'fastify';
+import { Contract } from '../../core/http/contract.js';
+import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-user.decorator.js';
+import { Public } from '../../core/http/public.decorator.js';
+import { BillingService } from './billing.service.js';
+
+@Controller()
+export class BillingController {
+  constructor(private readonly billing: BillingService) {}
+
+  @Get('api/billing/editions')
+  @Public()
+  @Contract({ summary: 'The three lifetime editions with seats left and which one is on sale', tags: ['billing'], access: 'public', response: EditionsSchema })
+  editions() {
+    return this.billing.editions();
+  }
+
+  @Get('api/billing/membership')
+  @Contract({ summary: "The signed-in person's lifetime membership, if any", tags: ['billing'], access: 'session', response: MembershipAnswerSchema })
+  async membership(@CurrentUser() user: AuthenticatedUser) {
+    return { membership: await this.billing.membershipOf(user.id) };
+  }
+
+  @Post('api/stripe/create-checkout-session')
+  @HttpCode(200)
+  @Contract({ summary: 'Reserve a seat of the edition on sale and open a Stripe Checkout', tags: ['billing'], access: 'session', response: CheckoutResponseSchema, errors: [409, 502, 503] })
+  checkout(@CurrentUser() user: AuthenticatedUser) {
+    return this.billing.startCheckout(user);
+  }
+
+  @Post('api/stripe/webhook')
+  @Public()
+  @HttpCode(200)
+  @Contract({ summary: 'Stripe webhooks (signature checked on the raw body)', tags: ['billing'], access: 'public', errors: [400, 503] })
+  async webhook(@Req() request: FastifyRequest & { rawBody?: Buffer }, @Headers('stripe-signature') signature: string | undefined) {
+    await this.billing.receiveWebhook(request.rawBody, signature);
+    return { received: true };
+  }
+}

@@ -1,0 +1,26 @@
+import { AppError } from '../../core/http/app-error.js';
+
+export enum BillingErrorCode {
+  PaymentsNotConfigured = 'payments_not_configured',
+  AlreadyMember = 'already_member',
+  SoldOut = 'sold_out',
+  PaymentProviderError = 'payment_provider_error',
+  InvalidSignature = 'invalid_signature',
+}
+
+const STATUS: Record<BillingErrorCode, number> = {
+  [BillingErrorCode.PaymentsNotConfigured]: 503,
+  [BillingErrorCode.AlreadyMember]: 409,
+  [BillingErrorCode.SoldOut]: 409,
+  [BillingErrorCode.PaymentProviderError]: 502,
+  [BillingErrorCode.InvalidSignature]: 400,
+};
+
+export class BillingError extends AppError {
+  constructor(code: BillingErrorCode, message: string) {
+    super(STATUS[code], code, message);
+  }
+}
+
+/** An event whose prerequisite has not arrived yet (e.g. a subscription update before its checkout): retried later. */
+export class EventNotReadyError extends Error {}

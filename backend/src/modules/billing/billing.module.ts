@@ -1,0 +1,30 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { BullModule } from '@nestjs/bullmq';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { runsWorkers, type ProcessRole } from '../../core/queue/process-role.js';
+import { BillingEventsService } from './billing-events.service.js';
+import { BillingController } from './billing.controller.js';
+import { BillingService } from './billing.service.js';
+import { BillingSweeper } from './jobs/billing-sweeper.service.js';
+import { STRIPE_EVENTS_QUEUE } from './jobs/stripe-events.job.js';
+import { StripeEventsProcessor } from './jobs/stripe-events.processor.js';
+import { createStripe, STRIPE } from './stripe.client.js';
+
+/** Editions, seats, Stripe Checkout and the webhook inbox. Web roles serve HTTP; worker roles apply events. */
+@Module({})
+export class BillingModule {
+  static forRoot(role: ProcessRole): DynamicModule {
+    return {
+      module: BillingModule,
+      imports: [BullModule.registerQueue({ name: STRIPE_EVENTS_QUEUE })],
+      controllers: role === 'worker' ? [] : [BillingController],
+      providers: [
+        { provide: STRIPE, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createStripe(config) },
+        BillingService,
+        BillingEventsService,
+        ...(runsWorkers(role) ? [StripeEventsProcessor, BillingSweeper] : []),
+      ],
+      exports: [BillingService],
+    };
+  }
+}

@@ -1,0 +1,238 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { InjectQueue } from '@nestjs/bullmq';
+import { CreateRequestContext } from '@mikro-orm/decorators/legacy';
+import { EntityManager, LockMode, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
+import type { CheckoutResponse, Editions, Membership as MembershipDto } from '@life/contracts';
+import type { Queue } from 'bullmq';
+import type Stripe from 'stripe';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { User } from '../users/entities/user.entity.js';
+import { BillingError, BillingErrorCode } from './billing.errors.js';
+import { EDITIONS, editionById } from './editions.js';
+import { EditionStock } from './entities/edition-stock.entity.js';
+import { Membership } from './entities/membership.entity.js';
+import { Reservation } from './entities/reservation.entity.js';
+import { StripeEvent } from './entities/stripe-event.entity.js';
+import { STRIPE_EVENTS_QUEUE, type StripeEventJob } from './jobs/stripe-events.job.js';
+import { STRIPE } from './stripe.client.js';
+
+const ENQUEUE_TIMEOUT_MS = 2000;
+
+export function toMembershipDto(membership: Membership): MembershipDto {
+  const edition = editionById(membership.edition)!;
+  return {
+    edition: edition.id,
+    edition_name: edition.name,
+    price_cents: membership.priceCents,
+    currency: 'eur',
+    member_number: membership.memberNumber,
+    status: membership.status,
+    since: membership.createdAt.toISOString(),
+  };
+}
+
+/** Resolves or rejects within `ms`: a queue call must never hold a request while Redis is away. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+/**
+ * Editions, seats and checkout. Seats are counted in `edition_stock` rows locked with
+ * SELECT … FOR UPDATE, so concurrent checkouts can never oversell.
+ */
+@Injectable()
+export class BillingService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Billing');
+
+  constructor(
+    private readonly em: EntityManager,
+    @Inject(STRIPE) private readonly stripe: Stripe | null,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectQueue(STRIPE_EVENTS_QUEUE) private readonly queue: Queue<StripeEventJob>,
+  ) {
+    // Connection errors are expected while Redis is away; the inbox and the sweeper cover them.
+    this.queue.on('error', (error) => this.logger.debug(`Queue connection: ${error.message}`));
+  }
+
+  /** Creates the stock rows; the limits follow EDITION_LIMITS at every start. */
+  @CreateRequestContext()
+  async onApplicationBootstrap(): Promise<void> {
+    const limits = this.config.billing.editionLimits;
+    for (const [position, edition] of EDITIONS.entries()) {
+      await this.em
+        .getConnection()
+        .execute(
+          `insert into edition_stock (edition, position, seat_limit, reserved, confirmed) values (?, ?, ?, 0, 0)
+           on conflict (edition) do update set seat_limit = excluded.seat_limit, position = excluded.position`,
+          [edition.id, position, limits[position]],
+        );
+    }
+  }
+
+  get paymentsEnabled(): boolean {
+    return this.stripe !== null;
+  }
+
+  async editions(): Promise<Editions> {
+    const stock = await this.em.find(EditionStock, {}, { orderBy: { position: 'asc' } });
+    const onSale = stock.find((row) => row.reserved + row.confirmed < row.seatLimit)?.edition;
+    return {
+      payments_enabled: this.paymentsEnabled,
+      sold_out: onSale === undefined,
+      editions: stock.map((row) => {
+        const edition = editionById(row.edition)!;
+        return {
+          id: edition.id,
+          name: edition.name,
+          price_cents: edition.priceCents,
+          currency: 'eur' as const,
+          limit: row.seatLimit,
+          seats_left: Math.max(0, row.seatLimit - row.reserved - row.confirmed),
+          on_sale: row.edition === onSale,
+        };
+      }),
+    };
+  }
+
+  async membershipOf(userId: string): Promise<MembershipDto | null> {
+    const membership = await this.em.findOne(Membership, { user: userId });
+    return membership ? toMembershipDto(membership) : null;
+  }
+
+  private async openReservation(userId: string): Promise<Reservation | null> {
+    return this.em.fork().findOne(Reservation, { user: userId, status: 'reserved', expiresAt: { $gt: new Date() }, checkoutUrl: { $ne: null } });
+  }
+
+  /** Reserves a seat of the edition on sale, atomically, or says why not. */
+  private async reserve(userId: string): Promise<Reservation> {
+    return this.em.fork().transactional(async (tx) => {
+      const stock = await tx.find(EditionStock, {}, { orderBy: { position: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE });
+      const row = stock.find((candidate) => candidate.reserved + candidate.confirmed < candidate.seatLimit);
+      if (!row) throw new BillingError(BillingErrorCode.SoldOut, 'Every lifetime edition is sold out.');
+      row.reserved += 1;
+      const edition = editionById(row.edition)!;
+      const reservation = tx.create(Reservation, {
+        user: tx.getReference(User, userId),
+        edition: edition.id,
+        priceCents: edition.priceCents,
+        expiresAt: new Date(Date.now() + this.config.billing.checkoutTtlMinutes * 60_000),
+      });
+      await tx.flush();
+      return reservation;
+    });
+  }
+
+  /** Gives a held seat back (checkout failed, expired or abandoned). Idempotent. */
+  async release(reservationId: string): Promise<boolean> {
+    return this.em.fork().transactional(async (tx) => {
+      const reservation = await tx.findOne(Reservation, { id: reservationId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!reservation || reservation.status !== 'reserved') return false;
+      const stock = await tx.findOneOrFail(EditionStock, { edition: reservation.edition }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      stock.reserved -= 1;
+      reservation.status = 'released';
+      await tx.flush();
+      return true;
+    });
+  }
+
+  async startCheckout(user: { id: string; email: string }): Promise<CheckoutResponse> {
+    if (!this.stripe) throw new BillingError(BillingErrorCode.PaymentsNotConfigured, 'Payments are not configured on this server.');
+    if (await this.em.count(Membership, { user: user.id })) throw new BillingError(BillingErrorCode.AlreadyMember, 'You already have a lifetime edition.');
+    const open = await this.openReservation(user.id);
+    if (open) return { url: open.checkoutUrl!, sessionId: open.checkoutSessionId!, edition: open.edition as CheckoutResponse['edition'] };
+
+    let reservation: Reservation;
+    try {
+      reservation = await this.reserve(user.id);
+    } catch (error) {
+      // A concurrent request of the same person won the race: reuse its checkout when it is ready.
+      if (error instanceof UniqueConstraintViolationException) {
+        const other = await this.openReservation(user.id);
+        if (other) return { url: other.checkoutUrl!, sessionId: other.checkoutSessionId!, edition: other.edition as CheckoutResponse['edition'] };
+        throw new BillingError(BillingErrorCode.PaymentProviderError, 'A checkout is already being prepared for you. Try again in a moment.');
+      }
+      throw error;
+    }
+
+    const edition = editionById(reservation.edition)!;
+    let session: Stripe.Checkout.Session;
+    try {
+      session = await this.stripe.checkout.sessions.create(
+        {
+          mode: 'subscription',
+          line_items: [{ quantity: 1, price_data: { currency: 'eur', unit_amount: edition.priceCents, recurring: { interval: 'month' }, product_data: { name: `Life ${edition.name}` } } }],
+          client_reference_id: reservation.id,
+          customer_email: user.email,
+          expires_at: Math.floor(reservation.expiresAt.getTime() / 1000),
+          success_url: `${this.config.appUrl}/profile?checkout=success`,
+          cancel_url: `${this.config.appUrl}/?checkout=cancelled`,
+          metadata: { reservation_id: reservation.id, edition: edition.id, user_id: user.id },
+          subscription_data: { metadata: { reservation_id: reservation.id, edition: edition.id, user_id: user.id } },
+        },
+        { idempotencyKey: `checkout-${reservation.id}` },
+      );
+    } catch (error) {
+      await this.release(reservation.id);
+      this.logger.warn(`Stripe refused a checkout: ${error instanceof Error ? error.message : String(error)}`);
+      throw new BillingError(BillingErrorCode.PaymentProviderError, 'The payment provider did not answer. Nothing was charged; try again.');
+    }
+    await this.em.fork().nativeUpdate(Reservation, { id: reservation.id }, { checkoutSessionId: session.id, checkoutUrl: session.url ?? null });
+    return { ...(session.url ? { url: session.url } : {}), sessionId: session.id, edition: edition.id };
+  }
+
+  /** Verifies the signature on the raw body, stores the event, then queues it. */
+  async receiveWebhook(rawBody: Buffer | undefined, signature: string | undefined): Promise<void> {
+    if (!this.stripe || !this.config.stripe.webhookSecret) throw new BillingError(BillingErrorCode.PaymentsNotConfigured, 'Payments are not configured on this server.');
+    let event: Stripe.Event;
+    try {
+      if (!rawBody || !signature) throw new Error('missing body or signature');
+      event = this.stripe.webhooks.constructEvent(rawBody, signature, this.config.stripe.webhookSecret);
+    } catch {
+      throw new BillingError(BillingErrorCode.InvalidSignature, 'The Stripe signature does not match this body.');
+    }
+    await this.em
+      .fork()
+      .getConnection()
+      .execute(
+        `insert into stripe_events (id, type, payload, created_at, received_at, attempts) values (?, ?, ?, to_timestamp(?), now(), 0) on conflict (id) do nothing`,
+        [event.id, event.type, JSON.stringify(event), event.created],
+      );
+    await this.enqueue(event.id);
+  }
+
+  /** Best effort: the sweeper re-queues whatever could not be queued now (e.g. Redis away). */
+  async enqueue(eventId: string): Promise<boolean> {
+    try {
+      await within(this.queue.add('stripe-event', { eventId }, { jobId: eventId, attempts: 10, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: true }), ENQUEUE_TIMEOUT_MS);
+      return true;
+    } catch (error) {
+      this.logger.warn(`Stored Stripe event ${eventId} but could not queue it yet (${error instanceof Error ? error.message : String(error)}); the sweeper will.`);
+      return false;
+    }
+  }
+
+  /** Unprocessed inbox rows older than `olderThanMs`, oldest first. */
+  async pendingEventIds(olderThanMs: number, limit = 500): Promise<string[]> {
+    const rows = await this.em.fork().find(StripeEvent, { processedAt: null, receivedAt: { $lt: new Date(Date.now() - olderThanMs) } }, { orderBy: { receivedAt: 'asc' }, limit, fields: ['id'] });
+    return rows.map((row) => row.id);
+  }
+
+  /** Reservations whose checkout can no longer complete (expired plus a grace period). */
+  async expiredReservationIds(graceMs: number): Promise<string[]> {
+    const rows = await this.em.fork().find(Reservation, { status: 'reserved', expiresAt: { $lt: new Date(Date.now() - graceMs) } }, { limit: 500, fields: ['id'] });
+    return rows.map((row) => row.id);
+  }
+
+}

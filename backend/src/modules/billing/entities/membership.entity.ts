@@ -1,0 +1,42 @@
+import type { Opt } from '@mikro-orm/core';
+import { Entity, Enum, OneToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
+import { MEMBERSHIP_STATUSES } from '@life/contracts';
+import { BaseEntity } from '../../../core/database/base.entity.js';
+import { User } from '../../users/entities/user.entity.js';
+
+type MembershipStatus = (typeof MEMBERSHIP_STATUSES)[number];
+
+/** A lifetime member: edition, the monthly price locked at purchase, and a member number. */
+@Entity({ tableName: 'memberships' })
+export class Membership extends BaseEntity {
+  @OneToOne(() => User, { owner: true, deleteRule: 'cascade', unique: true })
+  user: User;
+
+  @Property({ type: 'varchar', length: 20 })
+  edition: string;
+
+  @Property({ type: 'integer' })
+  priceCents: number;
+
+  @Property({ type: 'integer' })
+  @Unique()
+  memberNumber: number;
+
+  @Enum({ items: () => [...MEMBERSHIP_STATUSES], nativeEnumName: 'membership_status' })
+  status: Opt<MembershipStatus> = 'active';
+
+  /** Time of the Stripe event that set `status`: older events never overwrite newer ones. */
+  @Property({ type: 'timestamptz' })
+  statusAt: Date;
+
+  @Property({ type: 'varchar', length: 255, nullable: true })
+  stripeCustomerId?: string | null;
+
+  @Property({ type: 'varchar', length: 255, nullable: true })
+  @Unique()
+  stripeSubscriptionId?: string | null;
+
+  @Property({ type: 'varchar', length: 255 })
+  @Unique()
+  checkoutSessionId: string;
+}

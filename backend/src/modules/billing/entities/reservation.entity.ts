@@ -1,0 +1,40 @@
+import type { Opt } from '@mikro-orm/core';
+import { Entity, Enum, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
+import { BaseEntity } from '../../../core/database/base.entity.js';
+import { User } from '../../users/entities/user.entity.js';
+
+export const RESERVATION_STATUSES = ['reserved', 'confirmed', 'released'] as const;
+export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
+
+/** One seat held for one checkout, until the checkout completes or expires. */
+@Entity({ tableName: 'seat_reservations' })
+@Index({ properties: ['status', 'expiresAt'] })
+// One open checkout per person: a second request finds and reuses the first.
+@Unique({
+  name: 'seat_reservations_one_open_per_user',
+  expression: `create unique index "seat_reservations_one_open_per_user" on "seat_reservations" ("user_id") where "status" = 'reserved'`,
+})
+export class Reservation extends BaseEntity {
+  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  @Index()
+  user: User;
+
+  @Property({ type: 'varchar', length: 20 })
+  edition: string;
+
+  @Property({ type: 'integer' })
+  priceCents: number;
+
+  @Enum({ items: () => [...RESERVATION_STATUSES], nativeEnumName: 'reservation_status' })
+  status: Opt<ReservationStatus> = 'reserved';
+
+  @Property({ type: 'varchar', length: 255, nullable: true })
+  @Unique()
+  checkoutSessionId?: string | null;
+
+  @Property({ type: 'varchar', length: 2000, nullable: true })
+  checkoutUrl?: string | null;
+
+  @Property({ type: 'timestamptz' })
+  expiresAt: Date;
+}

@@ -1,0 +1,24 @@
+import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
+import { Logger } from '@nestjs/common';
+import type { Job } from 'bullmq';
+import { BillingEventsService } from '../billing-events.service.js';
+import { STRIPE_EVENTS_QUEUE, type StripeEventJob } from './stripe-events.job.js';
+
+@Processor(STRIPE_EVENTS_QUEUE)
+export class StripeEventsProcessor extends WorkerHost {
+  private readonly logger = new Logger('StripeEventsWorker');
+
+  constructor(private readonly events: BillingEventsService) {
+    super();
+  }
+
+  async process(job: Job<StripeEventJob>): Promise<{ applied: boolean }> {
+    return { applied: await this.events.process(job.data.eventId) };
+  }
+
+  /** Redis outages surface here; BullMQ reconnects by itself. */
+  @OnWorkerEvent('error')
+  onError(error: Error): void {
+    this.logger.warn(`Worker connection: ${error.message}`);
+  }
+}

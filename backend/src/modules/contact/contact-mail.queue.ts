@@ -1,0 +1,57 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { Queue } from 'bullmq';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { CONTACT_MAIL_QUEUE, DELIVER_CONTACT_MESSAGE, DELIVERY_ATTEMPTS, type ContactMailJob } from './jobs/contact-mail.job.js';
+
+/** A queue call must never hold an HTTP request while Redis is away. */
+const ENQUEUE_TIMEOUT_MS = 2000;
+
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** The producer side of `contact-mail`, used by web processes (new messages) and by the sweeper. */
+@Injectable()
+export class ContactMailQueue {
+  private readonly logger = new Logger('ContactMail');
+
+  constructor(
+    @InjectQueue(CONTACT_MAIL_QUEUE) private readonly queue: Queue<ContactMailJob>,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Best effort, never throws: the job id is the message id, so a message already waiting or
+   * retrying is not queued twice; what cannot be queued now (Redis away) the sweeper queues later.
+   */
+  async enqueue(messageId: string): Promise<boolean> {
+    try {
+      await within(
+        this.queue.add(
+          DELIVER_CONTACT_MESSAGE,
+          { messageId },
+          {
+            jobId: messageId,
+            attempts: DELIVERY_ATTEMPTS,
+            backoff: { type: 'exponential', delay: this.config.contact.retryDelayMs },
+            // The row keeps the outcome (status, attempts, last_error); finished jobs need not linger.
+            removeOnComplete: true,
+            removeOnFail: true,
+          },
+        ),
+        ENQUEUE_TIMEOUT_MS,
+      );
+      return true;
+    } catch (error) {
+      this.logger.warn(
+        `Contact message ${messageId} is stored but could not be queued yet (${error instanceof Error ? error.message : String(error)}); the sweeper will retry.`,
+      );
+      return false;
+    }
+  }
+}

@@ -1,0 +1,29 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { ContactAcceptedSchema, ContactMessageInputSchema, type ContactAccepted, type ContactMessageSubmission } from '@life/contracts';
+import { Contract } from '../../core/http/contract.js';
+import { Public } from '../../core/http/public.decorator.js';
+import { bearerToken } from '../auth/auth.guard.js';
+import { ContactService } from './contact.service.js';
+
+@Controller('api/contact')
+export class ContactController {
+  constructor(private readonly contact: ContactService) {}
+
+  @Post()
+  @Public()
+  @HttpCode(202)
+  @Contract({
+    summary: 'Send a message to the company (the contact page). Limited per IP and per e-mail.',
+    tags: ['contact'],
+    access: 'public',
+    body: ContactMessageInputSchema,
+    response: ContactAcceptedSchema,
+    successStatus: 202,
+    errors: [429],
+  })
+  async send(@Body() body: ContactMessageSubmission, @Req() request: FastifyRequest): Promise<ContactAccepted> {
+    await this.contact.submit(body, { ip: request.ip, bearerToken: bearerToken(request.headers.authorization) });
+    return { status: 'received' };
+  }
+}

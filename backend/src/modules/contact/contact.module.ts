@@ -1,0 +1,34 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { BullModule } from '@nestjs/bullmq';
+import { runsWorkers, type ProcessRole } from '../../core/queue/process-role.js';
+import { AuthModule } from '../auth/auth.module.js';
+import { ContactDeliveryService } from './contact-delivery.service.js';
+import { ContactMailQueue } from './contact-mail.queue.js';
+import { ContactMailer } from './contact-mailer.js';
+import { ContactMessagesController } from './contact-messages.controller.js';
+import { ContactController } from './contact.controller.js';
+import { ContactService } from './contact.service.js';
+import { CONTACT_MAIL_QUEUE } from './jobs/contact-mail.job.js';
+import { ContactMailProcessor } from './jobs/contact-mail.processor.js';
+import { ContactSweeper } from './jobs/contact-sweeper.service.js';
+
+/**
+ * The contact page's messages: web roles accept and list them, worker roles mail them
+ * (and sweep up what was stored but never queued). Both can queue a delivery.
+ */
+@Module({})
+export class ContactModule {
+  static forRoot(role: ProcessRole): DynamicModule {
+    const web = role !== 'worker';
+    return {
+      module: ContactModule,
+      imports: [BullModule.registerQueue({ name: CONTACT_MAIL_QUEUE }), ...(web ? [AuthModule] : [])],
+      controllers: web ? [ContactController, ContactMessagesController] : [],
+      providers: [
+        ContactMailQueue,
+        ...(web ? [ContactService] : []),
+        ...(runsWorkers(role) ? [ContactMailer, ContactDeliveryService, ContactMailProcessor, ContactSweeper] : []),
+      ],
+    };
+  }
+}

@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import { Redis } from 'ioredis';
+import type { AppConfig } from '../src/config/config.js';
+import { RateLimitError } from '../src/core/rate-limit/rate-limit.errors.js';
+import { RateLimitService } from '../src/core/rate-limit/rate-limit.service.js';
+import { TEST_REDIS_URL } from './helpers/test-app.js';
+
+/** The reusable limiter on the real Redis, and what it does when Redis is away. */
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function rejection(promise: Promise<unknown>): Promise<RateLimitError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof RateLimitError) return error;
+    throw error;
+  }
+  throw new Error('Expected a RateLimitError');
+}
+
+describe('RateLimitService (real Redis)', () => {
+  const prefix = `lifetest${randomBytes(4).toString('hex')}`;
+  const redis = new Redis(TEST_REDIS_URL);
+  const service = new RateLimitService(redis, { queuePrefix: prefix } as AppConfig);
+
+  beforeAll(async () => {
+    // Until the client is connected, the limiter uses its in-memory fallback (see the last test).
+    await redis.ping();
+  });
+
+  afterAll(async () => {
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
+  });
+
+  it('allows `points` requests per key, then answers 429 with Retry-After, per key', async () => {
+    const limit = service.create({ name: 'test:window', points: 2, durationSeconds: 60 });
+    await limit.consume('203.0.113.1');
+    await limit.consume('203.0.113.1');
+    const error = await rejection(limit.consume('203.0.113.1'));
+    expect(error.status).toBe(429);
+    expect(error.code).toBe('too_many_requests');
+    expect(Number(error.headers?.['retry-after'])).toBeGreaterThanOrEqual(59);
+    expect(Number(error.headers?.['retry-after'])).toBeLessThanOrEqual(60);
+    // Another key has its own count.
+    await limit.consume('203.0.113.2');
+  });
+
+  it('keeps counts in Redis under the prefix, with hashed keys, shared by every instance', async () => {
+    const rule = { name: 'test:shared', points: 1, durationSeconds: 60 };
+    await service.create(rule).consume('someone@example.com');
+    await rejection(new RateLimitService(redis, { queuePrefix: prefix } as AppConfig).create(rule).consume('someone@example.com'));
+    const keys = await redis.keys(`${prefix}:ratelimit:test:shared*`);
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).not.toContain('someone');
+  });
+
+  it('reset forgets a key', async () => {
+    const limit = service.create({ name: 'test:reset', points: 1, durationSeconds: 60 });
+    await limit.consume('k');
+    await rejection(limit.consume('k'));
+    await limit.reset('k');
+    await limit.consume('k');
+  });
+
+  it('consumeAll stops at the first limit reached', async () => {
+    const perIp = service.create({ name: 'test:all-ip', points: 1, durationSeconds: 60 });
+    const perEmail = service.create({ name: 'test:all-email', points: 5, durationSeconds: 60 });
+    await RateLimitService.consumeAll([
+      [perIp, 'ip'],
+      [perEmail, 'mail'],
+    ]);
+    await rejection(
+      RateLimitService.consumeAll([
+        [perIp, 'ip'],
+        [perEmail, 'mail'],
+      ]),
+    );
+    // The e-mail was not counted the second time: the IP limit stopped the request first.
+    const [emailKey] = await redis.keys(`${prefix}:ratelimit:test:all-email:*`);
+    expect(await redis.get(emailKey)).toBe('1');
+  });
+
+  it('falls back to a per-process counter while Redis does not answer: limits stay on', async () => {
+    const dead = new Redis(`redis://127.0.0.1:${await freePort()}`, {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    dead.on('error', () => undefined);
+    const limit = new RateLimitService(dead, { queuePrefix: prefix } as AppConfig).create({ name: 'test:down', points: 2, durationSeconds: 60 });
+    await limit.consume('x');
+    await limit.consume('x');
+    expect((await rejection(limit.consume('x'))).status).toBe(429);
+    dead.disconnect();
+  });
+});

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+export const EDITION_IDS = ['elite', 'prestige', 'legacy'] as const;
+export type EditionId = (typeof EDITION_IDS)[number];
+
+export const EditionSchema = z
+  .object({
+    id: z.enum(EDITION_IDS),
+    name: z.string(),
+    /** Monthly price in cents of euro, locked for life for its members. */
+    price_cents: z.number().int(),
+    currency: z.literal('eur'),
+    limit: z.number().int(),
+    seats_left: z.number().int(),
+    on_sale: z.boolean(),
+  })
+  .meta({ id: 'Edition' });
+export type Edition = z.infer<typeof EditionSchema>;
+
+export const EditionsSchema = z
+  .object({ editions: z.array(EditionSchema), payments_enabled: z.boolean(), sold_out: z.boolean() })
+  .meta({ id: 'Editions' });
+export type Editions = z.infer<typeof EditionsSchema>;
+
+/** Spec section 7: `url` to navigate to, or `sessionId` for Stripe.js. */
+export const CheckoutResponseSchema = z
+  .object({ url: z.string().optional(), sessionId: z.string().optional(), edition: z.enum(EDITION_IDS) })
+  .meta({ id: 'CheckoutResponse' });
+export type CheckoutResponse = z.infer<typeof CheckoutResponseSchema>;
+
+export const MEMBERSHIP_STATUSES = ['active', 'past_due', 'cancelled'] as const;
+
+export const MembershipSchema = z
+  .object({
+    edition: z.enum(EDITION_IDS),
+    edition_name: z.string(),
+    price_cents: z.number().int(),
+    currency: z.literal('eur'),
+    member_number: z.number().int(),
+    status: z.enum(MEMBERSHIP_STATUSES),
+    since: z.string(),
+  })
+  .meta({ id: 'Membership' });
+export type Membership = z.infer<typeof MembershipSchema>;
+
+export const MembershipAnswerSchema = z.object({ membership: MembershipSchema.nullable() }).meta({ id: 'MembershipAnswer' });
