@@ -21,7 +21,7 @@ export class AppError extends Error {
 }
 
 export class ValidationError extends AppError {
-  constructor(details: FieldProblem[], message = 'The request is not valid.') {
+  constructor(details: FieldProblem[], message = 'La petición no es válida.') {
     super(400, 'validation_failed', message, details);
   }
 }

@@ -32,13 +32,13 @@ export function fastifyErrorToBody(error: { statusCode?: number; code?: string; 
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return { status: 400, body: { error: 'invalid_json', message: 'The request body is not valid JSON.' } };
+      return { status: 400, body: { error: 'invalid_json', message: 'El cuerpo de la petición no es JSON válido.' } };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { status: 413, body: { error: 'payload_too_large', message: 'The request body is too large.' } };
+      return { status: 413, body: { error: 'payload_too_large', message: 'El cuerpo de la petición es demasiado grande.' } };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return { status: 415, body: { error: 'unsupported_media_type', message: 'This content type is not accepted here.' } };
+      return { status: 415, body: { error: 'unsupported_media_type', message: 'Aquí no se acepta este tipo de contenido.' } };
     default:
-      return { status, body: { error: CODES[status] ?? 'bad_request', message: status === 400 ? 'The request could not be read.' : error.message } };
+      return { status, body: { error: CODES[status] ?? 'bad_request', message: status === 400 ? 'No se pudo leer la petición.' : error.message } };
   }
 }
 
@@ -95,12 +95,12 @@ export class GlobalExceptionFilter implements ExceptionFilter {
       if (typeof response === 'object' && response !== null && 'error' in response && 'message' in response && typeof response.error === 'string' && typeof response.message === 'string' && !('statusCode' in response)) {
         return { status, body: response as ErrorBody };
       }
-      const message = status === 404 ? 'Nothing here: check the path and the method.' : status >= 500 ? 'Something went wrong on our side.' : exception.message;
+      const message = status === 404 ? 'Aquí no hay nada: revisa la ruta y el método.' : status >= 500 ? 'Algo ha fallado por nuestra parte.' : exception.message;
       return { status, body: { error: CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request'), message } };
     }
     return {
       status: HttpStatus.INTERNAL_SERVER_ERROR,
-      body: { error: 'internal_error', message: 'Something went wrong on our side. Quote the request id if you contact us.' },
+      body: { error: 'internal_error', message: 'Algo ha fallado por nuestra parte. Si nos escribes, indica el identificador de la petición.' },
     };
   }
 }

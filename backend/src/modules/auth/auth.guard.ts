@@ -31,14 +31,14 @@ export class AuthGuard implements CanActivate {
 
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const token = bearerToken(request.headers.authorization);
-    if (!token) throw new AuthError(AuthErrorCode.Unauthorized, 'Sign in first: this needs a valid session token.');
+    if (!token) throw new AuthError(AuthErrorCode.Unauthorized, 'Inicia sesión primero: esto necesita una sesión válida.');
     const session = await this.sessions.authenticate(token);
-    if (!session) throw new AuthError(AuthErrorCode.Unauthorized, 'The session has expired or was closed. Sign in again.');
+    if (!session) throw new AuthError(AuthErrorCode.Unauthorized, 'La sesión ha caducado o se cerró. Vuelve a iniciar sesión.');
     const user = session.user;
     request.auth = { id: user.id, email: user.email, username: user.username, role: user.role, sessionId: session.id, token };
 
     const roles = this.reflector.getAllAndOverride<Role[] | undefined>(ROLES_KEY, targets);
-    if (roles && !roles.includes(user.role)) throw new AuthError(AuthErrorCode.Forbidden, 'This needs the admin role.');
+    if (roles && !roles.includes(user.role)) throw new AuthError(AuthErrorCode.Forbidden, 'Esto solo pueden hacerlo los administradores.');
     return true;
   }
 }

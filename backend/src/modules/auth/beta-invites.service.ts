@@ -33,7 +33,7 @@ export class BetaInvitesService {
     try {
       await this.em.flush();
     } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) throw new AuthError(AuthErrorCode.AlreadyInvited, `${email} is already invited.`);
+      if (error instanceof UniqueConstraintViolationException) throw new AuthError(AuthErrorCode.AlreadyInvited, `${email} ya tiene invitación.`);
       throw error;
     }
     return toDto(invite);
@@ -41,7 +41,7 @@ export class BetaInvitesService {
 
   async remove(email: string): Promise<void> {
     const deleted = await this.em.nativeDelete(BetaInvite, { email: email.trim().toLowerCase() });
-    if (deleted === 0) throw new AuthError(AuthErrorCode.InviteNotFound, `There is no invitation for ${email}.`);
+    if (deleted === 0) throw new AuthError(AuthErrorCode.InviteNotFound, `No hay ninguna invitación para ${email}.`);
   }
 
   async isInvited(email: string): Promise<boolean> {

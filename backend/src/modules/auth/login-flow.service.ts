@@ -69,14 +69,14 @@ export class LoginFlowService {
   private async effective(name: string): Promise<EffectiveProvider> {
     const family = familyOf(name);
     const row = family ? await this.providers.findByName(name) : null;
-    if (!family || !row) throw new AuthError(AuthErrorCode.UnknownProvider, `There is no login provider called ${name}.`);
+    if (!family || !row) throw new AuthError(AuthErrorCode.UnknownProvider, `No existe el proveedor de inicio de sesión ${name}.`);
     const redirectUri = row.redirectUrl || `${this.config.appUrl}/login/${name}/callback`;
     if (!row.appId) {
-      if (!this.devIdp.enabled) throw new AuthError(AuthErrorCode.ProviderUnavailable, `Signing in with ${name} is not configured yet.`);
+      if (!this.devIdp.enabled) throw new AuthError(AuthErrorCode.ProviderUnavailable, `El inicio de sesión con ${name} aún no está configurado.`);
       const issuer = await this.devIdp.issuer();
       return { name, family: 'oidc', clientId: DEV_CLIENT_ID, clientSecret: this.devIdp.clientSecret, baseUrl: issuer, authUrl: `${issuer}/auth`, tokenUrl: `${issuer}/token`, scopes: 'openid email profile', redirectUri: this.devIdp.redirectUri(name) };
     }
-    if (!row.authUrl || !row.tokenUrl || !row.baseUrl) throw new AuthError(AuthErrorCode.ProviderUnavailable, `The ${name} login provider is missing its URLs.`);
+    if (!row.authUrl || !row.tokenUrl || !row.baseUrl) throw new AuthError(AuthErrorCode.ProviderUnavailable, `Al proveedor ${name} le faltan sus URL.`);
     return {
       name,
       family,
@@ -135,12 +135,12 @@ export class LoginFlowService {
   async finish(name: string, answer: { code: string; state: string; iss?: string }, browserBinding: string | undefined, meta: { ip?: string; userAgent?: string }): Promise<LoginSuccess> {
     const state = await this.states.consume(answer.state);
     if (!state || state.provider !== name || !browserBinding || hashBrowserBinding(browserBinding) !== state.browserHash) {
-      throw new AuthError(AuthErrorCode.InvalidState, 'This sign-in link is not valid any more. Start again.');
+      throw new AuthError(AuthErrorCode.InvalidState, 'Este enlace de inicio de sesión ya no es válido. Vuelve a empezar.');
     }
     const provider = await this.effective(name);
     const trimmed = (url: string) => url.replace(/\/$/, '');
     if (answer.iss && provider.family !== 'github' && !provider.baseUrl.includes('{') && trimmed(answer.iss) !== trimmed(provider.baseUrl)) {
-      throw new AuthError(AuthErrorCode.InvalidState, 'The answer came from another issuer than the one this sign-in started with.');
+      throw new AuthError(AuthErrorCode.InvalidState, 'La respuesta viene de otro emisor distinto del que inició este acceso.');
     }
     const tokens = await this.exchange(provider, answer.code, state.codeVerifier);
     const identity = await this.identify(provider, tokens, state.nonce, state.appleName);
@@ -230,12 +230,12 @@ export class LoginFlowService {
       return known.user;
     }
     if (!identity.email || !identity.emailVerified) {
-      throw new AuthError(AuthErrorCode.UnverifiedEmail, 'Your account there has no verified e-mail, so Life cannot sign you in with it.');
+      throw new AuthError(AuthErrorCode.UnverifiedEmail, 'Tu cuenta allí no tiene un e-mail verificado, así que Life no puede identificarte con ella.');
     }
     let user = await this.users.findByEmail(identity.email);
     if (!user) {
       if (this.invites.betaMode && !this.users.isConfiguredAdmin(identity.email) && !(await this.invites.isInvited(identity.email))) {
-        throw new AuthError(AuthErrorCode.NotInvited, 'Life is in private beta and this e-mail has no invitation yet.');
+        throw new AuthError(AuthErrorCode.NotInvited, 'Life está en beta privada y este e-mail aún no tiene invitación.');
       }
       user = await this.users.create({ email: identity.email, emailVerified: true, usernameHint: identity.usernameHint });
     }

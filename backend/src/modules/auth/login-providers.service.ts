@@ -90,19 +90,19 @@ export class LoginProvidersService implements OnApplicationBootstrap {
 
   private assertKnownName(name: string): void {
     if (!(LOGIN_PROVIDERS as readonly string[]).includes(name)) {
-      throw new AuthError(AuthErrorCode.UnknownProvider, `Only ${LOGIN_PROVIDERS.join(', ')} are supported login providers.`);
+      throw new AuthError(AuthErrorCode.UnknownProvider, `Solo se admiten estos proveedores: ${LOGIN_PROVIDERS.join(', ')}.`);
     }
   }
 
   async create(input: LoginProviderInput): Promise<LoginProviderDto> {
     this.assertKnownName(input.service_name);
-    if (await this.findByName(input.service_name)) throw new AuthError(AuthErrorCode.LoginProviderExists, `A login provider named ${input.service_name} already exists.`);
+    if (await this.findByName(input.service_name)) throw new AuthError(AuthErrorCode.LoginProviderExists, `Ya existe un proveedor llamado ${input.service_name}.`);
     const row = this.em.create(LoginProvider, { serviceName: input.service_name, serviceType: 'login' });
     this.apply(row, input);
     try {
       await this.em.flush();
     } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) throw new AuthError(AuthErrorCode.LoginProviderExists, `A login provider named ${input.service_name} already exists.`);
+      if (error instanceof UniqueConstraintViolationException) throw new AuthError(AuthErrorCode.LoginProviderExists, `Ya existe un proveedor llamado ${input.service_name}.`);
       throw error;
     }
     return toLoginProviderDto(row);
@@ -111,9 +111,9 @@ export class LoginProvidersService implements OnApplicationBootstrap {
   async update(id: string, input: LoginProviderInput): Promise<LoginProviderDto> {
     this.assertKnownName(input.service_name);
     const row = await this.em.findOne(LoginProvider, { id });
-    if (!row) throw new AuthError(AuthErrorCode.LoginProviderNotFound, 'No login provider has that id.');
+    if (!row) throw new AuthError(AuthErrorCode.LoginProviderNotFound, 'No hay ningún proveedor con ese id.');
     if (input.service_name !== row.serviceName && (await this.findByName(input.service_name))) {
-      throw new AuthError(AuthErrorCode.LoginProviderExists, `A login provider named ${input.service_name} already exists.`);
+      throw new AuthError(AuthErrorCode.LoginProviderExists, `Ya existe un proveedor llamado ${input.service_name}.`);
     }
     this.apply(row, input);
     await this.em.flush();
@@ -122,6 +122,6 @@ export class LoginProvidersService implements OnApplicationBootstrap {
 
   async remove(id: string): Promise<void> {
     const deleted = await this.em.nativeDelete(LoginProvider, { id });
-    if (deleted === 0) throw new AuthError(AuthErrorCode.LoginProviderNotFound, 'No login provider has that id.');
+    if (deleted === 0) throw new AuthError(AuthErrorCode.LoginProviderNotFound, 'No hay ningún proveedor con ese id.');
   }
 }

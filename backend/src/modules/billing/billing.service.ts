@@ -120,7 +120,7 @@ export class BillingService implements OnApplicationBootstrap {
     return this.em.fork().transactional(async (tx) => {
       const stock = await tx.find(EditionStock, {}, { orderBy: { position: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE });
       const row = stock.find((candidate) => candidate.reserved + candidate.confirmed < candidate.seatLimit);
-      if (!row) throw new BillingError(BillingErrorCode.SoldOut, 'Every lifetime edition is sold out.');
+      if (!row) throw new BillingError(BillingErrorCode.SoldOut, 'Todas las ediciones de por vida están agotadas.');
       row.reserved += 1;
       const edition = editionById(row.edition)!;
       const reservation = tx.create(Reservation, {
@@ -148,8 +148,8 @@ export class BillingService implements OnApplicationBootstrap {
   }
 
   async startCheckout(user: { id: string; email: string }): Promise<CheckoutResponse> {
-    if (!this.stripe) throw new BillingError(BillingErrorCode.PaymentsNotConfigured, 'Payments are not configured on this server.');
-    if (await this.em.count(Membership, { user: user.id })) throw new BillingError(BillingErrorCode.AlreadyMember, 'You already have a lifetime edition.');
+    if (!this.stripe) throw new BillingError(BillingErrorCode.PaymentsNotConfigured, 'Los pagos no están configurados en este servidor.');
+    if (await this.em.count(Membership, { user: user.id })) throw new BillingError(BillingErrorCode.AlreadyMember, 'Ya tienes una edición de por vida.');
     const open = await this.openReservation(user.id);
     if (open) return { url: open.checkoutUrl!, sessionId: open.checkoutSessionId!, edition: open.edition as CheckoutResponse['edition'] };
 
@@ -161,7 +161,7 @@ export class BillingService implements OnApplicationBootstrap {
       if (error instanceof UniqueConstraintViolationException) {
         const other = await this.openReservation(user.id);
         if (other) return { url: other.checkoutUrl!, sessionId: other.checkoutSessionId!, edition: other.edition as CheckoutResponse['edition'] };
-        throw new BillingError(BillingErrorCode.PaymentProviderError, 'A checkout is already being prepared for you. Try again in a moment.');
+        throw new BillingError(BillingErrorCode.PaymentProviderError, 'Ya estamos preparando tu pago. Inténtalo de nuevo en un momento.');
       }
       throw error;
     }
@@ -186,7 +186,7 @@ export class BillingService implements OnApplicationBootstrap {
     } catch (error) {
       await this.release(reservation.id);
       this.logger.warn(`Stripe refused a checkout: ${error instanceof Error ? error.message : String(error)}`);
-      throw new BillingError(BillingErrorCode.PaymentProviderError, 'The payment provider did not answer. Nothing was charged; try again.');
+      throw new BillingError(BillingErrorCode.PaymentProviderError, 'El proveedor de pagos no respondió. No se ha cobrado nada; inténtalo de nuevo.');
     }
     await this.em.fork().nativeUpdate(Reservation, { id: reservation.id }, { checkoutSessionId: session.id, checkoutUrl: session.url ?? null });
     return { ...(session.url ? { url: session.url } : {}), sessionId: session.id, edition: edition.id };
@@ -194,13 +194,13 @@ export class BillingService implements OnApplicationBootstrap {
 
   /** Verifies the signature on the raw body, stores the event, then queues it. */
   async receiveWebhook(rawBody: Buffer | undefined, signature: string | undefined): Promise<void> {
-    if (!this.stripe || !this.config.stripe.webhookSecret) throw new BillingError(BillingErrorCode.PaymentsNotConfigured, 'Payments are not configured on this server.');
+    if (!this.stripe || !this.config.stripe.webhookSecret) throw new BillingError(BillingErrorCode.PaymentsNotConfigured, 'Los pagos no están configurados en este servidor.');
     let event: Stripe.Event;
     try {
       if (!rawBody || !signature) throw new Error('missing body or signature');
       event = this.stripe.webhooks.constructEvent(rawBody, signature, this.config.stripe.webhookSecret);
     } catch {
-      throw new BillingError(BillingErrorCode.InvalidSignature, 'The Stripe signature does not match this body.');
+      throw new BillingError(BillingErrorCode.InvalidSignature, 'La firma de Stripe no corresponde a este contenido.');
     }
     await this.em
       .fork()
