@@ -3,19 +3,11 @@ import net from 'node:net';
 import { startStripeStandIn, type StripeStandIn } from '../../e2e/standins/stripe.mjs';
 import { bearer, eventually, seedUsers } from './helpers/seed.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { freePort } from './helpers/net.js';
 
 const SECRET_KEY = 'sk_test_outage';
 const WEBHOOK_SECRET = 'whsec_outage';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A Redis of this test's own, so stopping it disturbs nobody else. */
 async function startRedis(port: number): Promise<ChildProcess> {

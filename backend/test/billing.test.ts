@@ -126,6 +126,17 @@ describe('billing: editions, seats, checkout and webhooks (real PostgreSQL + Red
     expect(await count(`select count(*) as n from seat_reservations where user_id = $1 and status = 'released'`, [user!.id])).toBe(1);
   });
 
+  it('frees the seat of an abandoned checkout whose expiry passed (the sweeper)', async () => {
+    const before = (await editions()).editions[2].seats_left as number;
+    const [user] = await seedUsers(t.db, 1);
+    expect((await checkout(user!)).status).toBe(200);
+    expect((await editions()).editions[2].seats_left).toBe(before - 1);
+    // No `expired` event ever comes: the reservation is past its end and the grace period.
+    await t.db.query(`update seat_reservations set expires_at = now() - interval '20 minutes' where user_id = $1`, [user!.id]);
+    await eventually(async () => (await editions()).editions[2].seats_left === before, 'abandoned seat freed');
+    expect(await count(`select count(*) as n from seat_reservations where user_id = $1 and status = 'released'`, [user!.id])).toBe(1);
+  });
+
   it('gives the seat back when Stripe refuses the checkout', async () => {
     const before = (await editions()).editions[2].seats_left as number;
     const [user] = await seedUsers(t.db, 1);

@@ -69,7 +69,7 @@ describe('HTTP foundation (real PostgreSQL + Redis)', () => {
   it('turns malformed JSON into 400 {error, message}', async () => {
     const response = await t.fetch('/api/site', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"broken":' });
     expect(response.status).toBe(400);
-    expect((await response.json()) as Json).toMatchObject({ error: 'invalid_json', message: 'The request body is not valid JSON.' });
+    expect((await response.json()) as Json).toMatchObject({ error: 'invalid_json', message: 'El cuerpo de la petición no es JSON válido.' });
   });
 
   it('gives every answer a request id, reusing a well-formed incoming one', async () => {

@@ -1,11 +1,11 @@
 import { createHash, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
-import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { SignJWT } from 'jose';
 import { startAllStandIns, type AllStandIns, type LoginProviderName } from '../../e2e/standins/index.mjs';
 import { startOidcServer, subjectFor } from '../src/modules/auth/dev-idp/oidc-server.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { freePort } from './helpers/net.js';
 
 /**
  * Signing in end to end against the real app (real PostgreSQL + Redis) and local
@@ -17,16 +17,6 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
 const MASK = '********';
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const decodeHtml = (value: string) =>
   value

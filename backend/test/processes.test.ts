@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,20 +8,12 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { TEST_REDIS_URL } from './helpers/test-app.js';
 import { createTestDatabase } from './helpers/test-database.js';
+import { freePort } from './helpers/net.js';
 
 const backendDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const mainJs = path.join(backendDir, 'dist', 'main.js');
 const workerJs = path.join(backendDir, 'dist', 'worker.js');
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Started {
   child: ChildProcess;

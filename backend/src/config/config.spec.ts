@@ -35,3 +35,18 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' }).port).toBe(3000);
   });
 });
+
+describe('the development identity provider setting', () => {
+  it('is on by default only in development', () => {
+    expect(loadConfig({}).devLogin.enabled).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test' }).devLogin.enabled).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test', DEV_LOGIN: 'on' }).devLogin.enabled).toBe(true);
+    expect(loadConfig({ DEV_LOGIN: 'off' }).devLogin.enabled).toBe(false);
+  });
+
+  it('stops a production boot when forced on', () => {
+    const production = { NODE_ENV: 'production', APP_URL: 'https://life.example', DATABASE_URL: 'postgres://db/life', ENCRYPTION_KEYS: 'k1:x' };
+    expect(loadConfig({ ...production, DEV_LOGIN: 'auto' }).devLogin.enabled).toBe(false);
+    expect(() => loadConfig({ ...production, DEV_LOGIN: 'on' })).toThrow(/DEV_LOGIN=on is refused when NODE_ENV=production/);
+  });
+});

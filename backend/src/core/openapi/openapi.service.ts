@@ -11,6 +11,8 @@ export interface RouteInfo {
   spec: ContractSpec | undefined;
   controller: string;
   handler: string;
+  /** The controller class and handler function, for metadata checks (the access sweep). */
+  targets: [object, object];
 }
 
 const ERROR_TEXT: Record<number, string> = {
@@ -65,6 +67,7 @@ export class OpenApiService {
               spec: this.reflector.get<ContractSpec | undefined>(CONTRACT_KEY, handler as never),
               controller: wrapper.metatype.name,
               handler: name,
+              targets: [handler, wrapper.metatype],
             });
           }
         }
