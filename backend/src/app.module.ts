@@ -3,6 +3,7 @@ import { CoreModule, type CoreOptions } from './core/core.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { BillingModule } from './modules/billing/billing.module.js';
 import { ContactModule } from './modules/contact/contact.module.js';
+import { ExternalServicesModule } from './modules/external-services/external-services.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { SiteModule } from './modules/site/site.module.js';
 import { UsersModule } from './modules/users/users.module.js';
@@ -13,7 +14,7 @@ export class AppModule {
     const web = options.role !== 'worker';
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(options), BillingModule.forRoot(options.role), ContactModule.forRoot(options.role), ...(web ? [HealthModule, SiteModule, UsersModule, AuthModule] : [])],
+      imports: [CoreModule.forRoot(options), BillingModule.forRoot(options.role), ExternalServicesModule.forRoot(options.role), ContactModule.forRoot(options.role), ...(web ? [HealthModule, SiteModule, UsersModule, AuthModule] : [])],
     };
   }
 }

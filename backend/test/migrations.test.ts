@@ -3,7 +3,7 @@ import { ormConfig } from '../src/core/database/orm.config.js';
 import { MIGRATIONS } from '../src/migrations/index.js';
 import { createTestDatabase, type TestDatabase } from './helpers/test-database.js';
 
-const TABLES = ['users', 'user_identities', 'edition_stock', 'seat_reservations', 'memberships', 'stripe_events', 'sessions', 'login_providers', 'beta_invites', 'external_services', 'user_service_credentials', 'oauth_clients', 'contact_messages'];
+const TABLES = ['users', 'service_connections', 'user_identities', 'edition_stock', 'seat_reservations', 'memberships', 'stripe_events', 'sessions', 'login_providers', 'beta_invites', 'external_services', 'user_service_credentials', 'oauth_clients', 'contact_messages'];
 
 async function tables(db: TestDatabase): Promise<string[]> {
   const result = await db.query<{ table_name: string }>(`select table_name from information_schema.tables where table_schema = 'public' and table_name <> 'mikro_orm_migrations'`);

@@ -16,6 +16,7 @@ import { OpenApiService } from './openapi/openapi.service.js';
 import { PROCESS_ROLE, runsWorkers, type ProcessRole } from './queue/process-role.js';
 import { WorkerHeartbeatService } from './queue/worker-heartbeat.service.js';
 import { RateLimitService } from './rate-limit/rate-limit.service.js';
+import { OneTimeStore } from './redis/one-time-store.js';
 import { RedisModule } from './redis/redis.module.js';
 
 export interface CoreOptions {
@@ -50,11 +51,12 @@ export class CoreModule {
         { provide: APP_FILTER, useClass: GlobalExceptionFilter },
         { provide: APP_INTERCEPTOR, useClass: ContractInterceptor },
         MigrationRunner,
+        OneTimeStore,
         OpenApiService,
         RateLimitService,
         ...(runsWorkers(role) ? [WorkerHeartbeatService] : []),
       ],
-      exports: [APP_CONFIG, KeyRing, PROCESS_ROLE, SpaIndex, OpenApiService, RateLimitService, RedisModule, BullModule],
+      exports: [APP_CONFIG, KeyRing, OneTimeStore, PROCESS_ROLE, SpaIndex, OpenApiService, RateLimitService, RedisModule, BullModule],
     };
   }
 }

@@ -5,3 +5,4 @@ export * from './session.js';
 export * from './auth.js';
 export * from './billing.js';
 export * from './contact.js';
+export * from './services.js';

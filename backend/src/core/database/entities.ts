@@ -3,6 +3,7 @@ import { LoginProvider } from '../../modules/auth/entities/login-provider.entity
 import { UserIdentity } from '../../modules/auth/entities/user-identity.entity.js';
 import { BetaInvite } from '../../modules/auth/entities/beta-invite.entity.js';
 import { ExternalService } from '../../modules/external-services/entities/external-service.entity.js';
+import { Connection } from '../../modules/external-services/entities/connection.entity.js';
 import { UserCredential } from '../../modules/external-services/entities/user-credential.entity.js';
 import { OAuthClient } from '../../modules/oauth-server/entities/oauth-client.entity.js';
 import { User } from '../../modules/users/entities/user.entity.js';
@@ -14,4 +15,4 @@ import { ContactMessage } from '../../modules/contact/entities/contact-message.e
 import { BaseEntity } from './base.entity.js';
 
 /** Every entity, listed explicitly: no folder scanning, so the build output is all that runs. */
-export const ENTITIES = [BaseEntity, User, UserIdentity, Session, LoginProvider, BetaInvite, ExternalService, UserCredential, OAuthClient, EditionStock, Reservation, Membership, StripeEvent, ContactMessage];
+export const ENTITIES = [BaseEntity, User, UserIdentity, Session, LoginProvider, BetaInvite, ExternalService, Connection, UserCredential, OAuthClient, EditionStock, Reservation, Membership, StripeEvent, ContactMessage];

@@ -1,8 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
-import type { Redis } from 'ioredis';
-import { APP_CONFIG, type AppConfig } from '../../config/config.js';
-import { REDIS } from '../../core/redis/redis.module.js';
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { OneTimeStore } from '../../core/redis/one-time-store.js';
 
 export const LOGIN_STATE_TTL_SECONDS = 600;
 
@@ -19,39 +17,27 @@ export interface LoginState {
 
 export const hashBrowserBinding = (value: string) => createHash('sha256').update(value).digest('hex');
 
-/**
- * Pending sign-ins, in Redis so any web process can finish what another began.
- * A state is single use (GETDEL) and expires after 10 minutes.
- */
+/** Pending sign-ins (single use, 10 minutes), on the shared one-time store. */
 @Injectable()
 export class LoginStateStore {
-  constructor(
-    @Inject(REDIS) private readonly redis: Redis,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  private static readonly NAMESPACE = 'login-state';
 
-  private key(state: string): string {
-    return `${this.config.queuePrefix}:login-state:${state}`;
-  }
+  constructor(private readonly store: OneTimeStore) {}
 
-  async create(data: LoginState): Promise<string> {
-    const state = randomBytes(32).toString('base64url');
-    await this.redis.set(this.key(state), JSON.stringify(data), 'EX', LOGIN_STATE_TTL_SECONDS);
-    return state;
+  create(data: LoginState): Promise<string> {
+    return this.store.create(LoginStateStore.NAMESPACE, data, LOGIN_STATE_TTL_SECONDS);
   }
 
   /** Returns and deletes the state: a second use finds nothing. */
-  async consume(state: string): Promise<LoginState | undefined> {
-    const raw = await this.redis.getdel(this.key(state));
-    return raw ? (JSON.parse(raw) as LoginState) : undefined;
+  consume(state: string): Promise<LoginState | undefined> {
+    return this.store.consume(LoginStateStore.NAMESPACE, state);
   }
 
-  async peek(state: string): Promise<LoginState | undefined> {
-    const raw = await this.redis.get(this.key(state));
-    return raw ? (JSON.parse(raw) as LoginState) : undefined;
+  peek(state: string): Promise<LoginState | undefined> {
+    return this.store.peek(LoginStateStore.NAMESPACE, state);
   }
 
-  async update(state: string, data: LoginState): Promise<void> {
-    await this.redis.set(this.key(state), JSON.stringify(data), 'KEEPTTL', 'XX');
+  update(state: string, data: LoginState): Promise<void> {
+    return this.store.update(LoginStateStore.NAMESPACE, state, data);
   }
 }

@@ -47,4 +47,49 @@ export class ExternalService extends BaseEntity {
 
   @Property({ type: 'varchar', length: 2000, nullable: true })
   userUrl?: string | null;
+
+  /** Client authentication at the token endpoint: in the body, or an HTTP Basic header. */
+  @Property({ type: 'varchar', length: 10 })
+  tokenAuth: Opt<'body' | 'basic'> = 'body';
+
+  /** Token request encoding: form (RFC 6749) or JSON (Notion). */
+  @Property({ type: 'varchar', length: 10 })
+  tokenBody: Opt<'form' | 'json'> = 'form';
+
+  /** Bungie refuses a `scope` parameter. */
+  @Property({ type: 'boolean' })
+  sendScope: Opt<boolean> = true;
+
+  @Property({ type: 'boolean' })
+  pkce: Opt<boolean> = true;
+
+  /** Extra authorize parameters (Google: access_type=offline, prompt=consent; Notion: owner=user). */
+  @Property({ type: 'jsonb' })
+  extraAuthParams: Opt<Record<string, string>> = {};
+
+  /** Headers on every call to the provider (Notion-Version). Not secret. */
+  @Property({ type: 'jsonb' })
+  extraHeaders: Opt<Record<string, string>> = {};
+
+  /** Header carrying the app's API key on every call (Bungie: X-API-Key). */
+  @Property({ type: 'varchar', length: 64, nullable: true })
+  apiKeyHeader?: string | null;
+
+  /** AES-256-GCM ciphertext of that API key. */
+  @Property({ type: 'text', nullable: true })
+  apiKeyEncrypted?: string | null;
+
+  /** Scheme of the access token on API calls: Bearer, or OAuth (SoundCloud). */
+  @Property({ type: 'varchar', length: 20 })
+  apiAuthScheme: Opt<string> = 'Bearer';
+
+  @Property({ type: 'varchar', length: 2000, nullable: true })
+  revokeUrl?: string | null;
+
+  @Property({ type: 'varchar', length: 20 })
+  revokeStyle: Opt<'none' | 'rfc7009' | 'github' | 'google' | 'notion' | 'soundcloud'> = 'none';
+
+  /** Where a person removes the app's access by hand when there is no revocation endpoint. */
+  @Property({ type: 'varchar', length: 2000, nullable: true })
+  accountUrl?: string | null;
 }

@@ -1,0 +1,181 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { OneTimeStore } from '../../core/redis/one-time-store.js';
+import { User } from '../users/entities/user.entity.js';
+import { CatalogService } from './catalog.service.js';
+import { CredentialsService } from './credentials.service.js';
+import { Connection } from './entities/connection.entity.js';
+import { ExternalService } from './entities/external-service.entity.js';
+import { ServicesError, ServicesErrorCode } from './external-services.errors.js';
+import { ProviderClient, TokenEndpointError, type ClientCredentials, type TokenAnswer } from './provider-client.js';
+import { TokenVault } from './token-vault.js';
+
+const STATE_NAMESPACE = 'connect-state';
+const STATE_TTL_SECONDS = 600;
+export const CONNECTIONS_TABLE = 'service_connections';
+
+interface ConnectState {
+  userId: string;
+  service: string;
+  codeVerifier?: string;
+  clientSource: 'user' | 'app';
+}
+
+const b64url = (buffer: Buffer) => buffer.toString('base64url');
+
+/** Connecting a person's account at a service, and disconnecting it. */
+@Injectable()
+export class ConnectionsService {
+  private readonly logger = new Logger('Connections');
+
+  constructor(
+    private readonly em: EntityManager,
+    private readonly catalog: CatalogService,
+    private readonly credentials: CredentialsService,
+    private readonly client: ProviderClient,
+    private readonly vault: TokenVault,
+    private readonly states: OneTimeStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  redirectUri(service: ExternalService): string {
+    return service.redirectUrl || `${this.config.appUrl}/callback/${service.serviceName}`;
+  }
+
+  /** The person's own credentials when stored, else the admin's app. */
+  async clientFor(userId: string, service: ExternalService, source?: 'user' | 'app'): Promise<ClientCredentials & { source: 'user' | 'app' }> {
+    if (source !== 'app') {
+      const own = await this.credentials.forFlow(userId, service.serviceName);
+      if (own) return { ...own, source: 'user' };
+      if (source === 'user') throw new ServicesError(ServicesErrorCode.ServiceNotConfigured, 'Tus credenciales para este servicio ya no existen: vuelve a conectarlo.');
+    }
+    if (!service.appId) throw new ServicesError(ServicesErrorCode.ServiceNotConfigured, `${service.serviceName} aún no está configurado: añade tus credenciales o pide a un administrador que lo configure.`);
+    return { clientId: service.appId, clientSecret: this.catalog.appSecret(service), source: 'app' };
+  }
+
+  async authUrl(userId: string, serviceName: string): Promise<{ auth_url: string }> {
+    const service = await this.catalog.byName(serviceName);
+    if (service.serviceType === 'login') throw new ServicesError(ServicesErrorCode.LoginTypeService, 'Este servicio es de inicio de sesión: no se conecta desde el escritorio.');
+    if (service.status !== 'active') throw new ServicesError(ServicesErrorCode.ServiceNotActive, 'Este servicio no está activo ahora mismo.');
+    if (!service.authUrl || !service.tokenUrl) throw new ServicesError(ServicesErrorCode.ServiceNotConfigured, 'A este servicio le faltan sus URL.');
+    const client = await this.clientFor(userId, service);
+    const codeVerifier = service.pkce ? b64url(randomBytes(32)) : undefined;
+    const state = await this.states.create<ConnectState>(STATE_NAMESPACE, { userId, service: serviceName, codeVerifier, clientSource: client.source }, STATE_TTL_SECONDS);
+    const url = new URL(service.authUrl);
+    const params: Record<string, string> = { ...service.extraAuthParams, response_type: 'code', client_id: client.clientId, redirect_uri: this.redirectUri(service), state };
+    if (service.sendScope && service.scopes) params.scope = service.scopes;
+    if (codeVerifier) {
+      params.code_challenge = b64url(createHash('sha256').update(codeVerifier).digest());
+      params.code_challenge_method = 'S256';
+    }
+    for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+    return { auth_url: url.toString() };
+  }
+
+  /** Finishes a connection: the state must have been issued to this same person for this service. */
+  async finish(user: { id: string }, serviceName: string, code: string, stateValue: string): Promise<Connection> {
+    const state = await this.states.consume<ConnectState>(STATE_NAMESPACE, stateValue);
+    if (!state || state.userId !== user.id || state.service !== serviceName) {
+      throw new ServicesError(ServicesErrorCode.InvalidState, 'Este enlace de conexión ya no es válido. Vuelve a pulsar Conectar.');
+    }
+    const service = await this.catalog.byName(serviceName);
+    const client = await this.clientFor(user.id, service, state.clientSource);
+    const apiKey = this.catalog.apiKey(service);
+    let tokens: TokenAnswer;
+    try {
+      tokens = await this.client.token(service, client, { grant_type: 'authorization_code', code, redirect_uri: this.redirectUri(service), ...(state.codeVerifier ? { code_verifier: state.codeVerifier } : {}) }, apiKey);
+    } catch (error) {
+      const reason = error instanceof TokenEndpointError ? error.oauthError : 'error';
+      throw new ServicesError(ServicesErrorCode.ProviderError, `${serviceName} rechazó la conexión (${reason.slice(0, 80)}).`);
+    }
+    const account = await this.client.whoAmI(service, tokens.accessToken, apiKey, tokens.raw);
+    return this.store(user.id, service, client.source, tokens, account);
+  }
+
+  private async store(userId: string, service: ExternalService, source: 'user' | 'app', tokens: TokenAnswer, account: { id?: string; name?: string }): Promise<Connection> {
+    const em = this.em.fork();
+    let connection = await em.findOne(Connection, { user: userId, service: service.id });
+    connection ??= em.create(Connection, { user: em.getReference(User, userId), service: em.getReference(ExternalService, service.id), accessTokenEncrypted: '' });
+    connection.accessTokenEncrypted = this.vault.seal(CONNECTIONS_TABLE, connection.id, 'access_token', tokens.accessToken);
+    connection.refreshTokenEncrypted = tokens.refreshToken ? this.vault.seal(CONNECTIONS_TABLE, connection.id, 'refresh_token', tokens.refreshToken) : null;
+    connection.expiresAt = tokens.expiresIn ? new Date(Date.now() + tokens.expiresIn * 1000) : null;
+    connection.scope = tokens.scope ?? service.scopes ?? null;
+    connection.status = 'connected';
+    connection.clientSource = source;
+    connection.accountId = account.id ?? null;
+    connection.accountName = account.name ?? null;
+    connection.refreshFailures = 0;
+    connection.refreshNotBefore = null;
+    connection.lastError = null;
+    connection.lastRefreshAt = new Date();
+    try {
+      await em.flush();
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) throw new ServicesError(ServicesErrorCode.InvalidState, 'Esta conexión se acaba de completar en otra pestaña.');
+      throw error;
+    }
+    return connection;
+  }
+
+  /**
+   * Revokes at the provider where it has an endpoint, deletes our tokens, and says where to
+   * finish the revocation when it has none.
+   */
+  async disconnect(userId: string, serviceName: string): Promise<{ service: string; revoked_at_provider: boolean; finish_at: string | null }> {
+    const service = await this.catalog.byName(serviceName);
+    const em = this.em.fork();
+    const connection = await em.findOne(Connection, { user: userId, service: service.id });
+    if (!connection) throw new ServicesError(ServicesErrorCode.NotConnected, 'Este servicio no está conectado.');
+    let revoked = false;
+    try {
+      revoked = await this.revokeAtProvider(userId, service, connection);
+    } catch (error) {
+      this.logger.warn(`Revocation at ${serviceName} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    await em.remove(connection).flush();
+    return { service: serviceName, revoked_at_provider: revoked, finish_at: revoked ? null : (service.accountUrl ?? null) };
+  }
+
+  private async revokeAtProvider(userId: string, service: ExternalService, connection: Connection): Promise<boolean> {
+    if (service.revokeStyle === 'none' || !service.revokeUrl) return false;
+    const client = await this.clientFor(userId, service, connection.clientSource);
+    const access = this.vault.open(CONNECTIONS_TABLE, connection.id, 'access_token', connection.accessTokenEncrypted);
+    const refresh = connection.refreshTokenEncrypted ? this.vault.open(CONNECTIONS_TABLE, connection.id, 'refresh_token', connection.refreshTokenEncrypted) : undefined;
+    const basic = `Basic ${Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret ?? '')}`).toString('base64')}`;
+    const headers = this.client.headers(service, this.catalog.apiKey(service));
+    const signal = AbortSignal.timeout(10_000);
+    let response: Response;
+    switch (service.revokeStyle) {
+      case 'github':
+        response = await fetch(service.revokeUrl.replace('{client_id}', encodeURIComponent(client.clientId)), {
+          method: 'DELETE',
+          headers: { ...headers, authorization: basic, accept: 'application/vnd.github+json', 'content-type': 'application/json', 'user-agent': 'Life' },
+          body: JSON.stringify({ access_token: access }),
+          signal,
+        });
+        break;
+      case 'google':
+        response = await fetch(`${service.revokeUrl}?${new URLSearchParams({ token: refresh ?? access }).toString()}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, signal });
+        break;
+      case 'notion':
+        response = await fetch(service.revokeUrl, { method: 'POST', headers: { ...headers, authorization: basic, 'content-type': 'application/json' }, body: JSON.stringify({ token: access }), signal });
+        break;
+      case 'soundcloud':
+        response = await fetch(service.revokeUrl, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ access_token: access }), signal });
+        break;
+      case 'rfc7009':
+        response = await fetch(service.revokeUrl, {
+          method: 'POST',
+          headers: { ...headers, authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ token: refresh ?? access, token_type_hint: refresh ? 'refresh_token' : 'access_token' }).toString(),
+          signal,
+        });
+        break;
+      default:
+        return false;
+    }
+    return response.ok;
+  }
+}

@@ -1,0 +1,31 @@
+import { AppError } from '../../core/http/app-error.js';
+
+export enum ServicesErrorCode {
+  UnknownService = 'unknown_service',
+  LoginTypeService = 'login_type_service',
+  ServiceNotActive = 'service_not_active',
+  ServiceNotConfigured = 'service_not_configured',
+  InvalidState = 'invalid_state',
+  ProviderError = 'provider_error',
+  NotConnected = 'not_connected',
+  NoCredentials = 'no_credentials',
+  NeedsReconnect = 'needs_reconnect',
+}
+
+const STATUS: Record<ServicesErrorCode, number> = {
+  [ServicesErrorCode.UnknownService]: 404,
+  [ServicesErrorCode.LoginTypeService]: 400,
+  [ServicesErrorCode.ServiceNotActive]: 409,
+  [ServicesErrorCode.ServiceNotConfigured]: 503,
+  [ServicesErrorCode.InvalidState]: 400,
+  [ServicesErrorCode.ProviderError]: 502,
+  [ServicesErrorCode.NotConnected]: 404,
+  [ServicesErrorCode.NoCredentials]: 404,
+  [ServicesErrorCode.NeedsReconnect]: 409,
+};
+
+export class ServicesError extends AppError {
+  constructor(code: ServicesErrorCode, message: string) {
+    super(STATUS[code], code, message);
+  }
+}

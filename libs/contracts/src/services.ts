@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { SERVICE_STATUSES } from './common.js';
+
+const optionalUrl = z
+  .union([z.literal(''), z.url({ protocol: /^https?$/, message: 'Debe ser una URL http(s).' }).max(2000)])
+  .nullable()
+  .optional();
+const optionalText = (max: number) => z.string().max(max).nullable().optional();
+
+/** How a provider's token endpoint wants to be spoken to (PROVIDERS.md quirks), all admin-editable. */
+export const TokenAuthSchema = z.enum(['body', 'basic']);
+export const TokenBodySchema = z.enum(['form', 'json']);
+export const REVOKE_STYLES = ['none', 'rfc7009', 'github', 'google', 'notion', 'soundcloud'] as const;
+
+/** An entry of `GET /api/external-services/all` (spec section 3 "External service"), for one person. */
+export const ExternalServiceSchema = z
+  .object({
+    id: z.string(),
+    service_name: z.string(),
+    service_type: z.string(),
+    description: z.string().nullable(),
+    connected: z.boolean(),
+    needs_reconnect: z.boolean(),
+    status: z.enum(SERVICE_STATUSES),
+    scopes: z.string().nullable(),
+    app_id: z.string().nullable(),
+    /** '********' when a secret is stored, '' when none: never the secret. */
+    app_secret: z.string(),
+    base_url: z.string().nullable(),
+    auth_url: z.string().nullable(),
+    token_url: z.string().nullable(),
+    redirect_url: z.string().nullable(),
+    user_url: z.string().nullable(),
+    token_auth: TokenAuthSchema,
+    token_body: TokenBodySchema,
+    send_scope: z.boolean(),
+    pkce: z.boolean(),
+    extra_auth_params: z.record(z.string(), z.string()),
+    extra_headers: z.record(z.string(), z.string()),
+    api_key_header: z.string().nullable(),
+    /** '********' when an API key is stored. */
+    api_key: z.string(),
+    revoke_url: z.string().nullable(),
+    revoke_style: z.enum(REVOKE_STYLES),
+    account_url: z.string().nullable(),
+    account_name: z.string().nullable(),
+  })
+  .meta({ id: 'ExternalService' });
+export type ExternalServiceDto = z.infer<typeof ExternalServiceSchema>;
+export const ExternalServiceListSchema = z.array(ExternalServiceSchema);
+
+const headerRecord = z.record(z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'Header names: letters, digits and hyphens.'), z.string().max(500)).refine((r) => Object.keys(r).length <= 10, 'At most 10 entries.');
+const paramRecord = z.record(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/), z.string().max(500)).refine((r) => Object.keys(r).length <= 10, 'At most 10 entries.');
+
+/** `PUT /api/external-services/{id}`: the full object as the dialog edited it (extra read-only fields are ignored). */
+export const ExternalServiceUpdateSchema = z
+  .object({
+    service_name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+    service_type: z.string().trim().min(1).max(40),
+    description: optionalText(2000),
+    status: z.enum(SERVICE_STATUSES),
+    scopes: optionalText(1000),
+    app_id: optionalText(500),
+    app_secret: optionalText(10_000),
+    base_url: optionalUrl,
+    auth_url: optionalUrl,
+    token_url: optionalUrl,
+    redirect_url: optionalUrl,
+    user_url: optionalUrl,
+    token_auth: TokenAuthSchema.optional(),
+    token_body: TokenBodySchema.optional(),
+    send_scope: z.boolean().optional(),
+    pkce: z.boolean().optional(),
+    extra_auth_params: paramRecord.optional(),
+    extra_headers: headerRecord.optional(),
+    api_key_header: z.string().regex(/^[A-Za-z0-9-]{1,64}$/).nullable().optional(),
+    api_key: optionalText(1000),
+    revoke_url: optionalUrl,
+    revoke_style: z.enum(REVOKE_STYLES).optional(),
+    account_url: optionalUrl,
+  })
+  .strip()
+  .meta({ id: 'ExternalServiceUpdate' });
+export type ExternalServiceUpdate = z.infer<typeof ExternalServiceUpdateSchema>;
+
+export const ServiceNameParamsSchema = z.object({ service_name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Unknown service') });
+export const ServiceParamsSchema = z.object({ service: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Unknown service') });
+
+export const AuthUrlSchema = z.object({ auth_url: z.string() }).meta({ id: 'AuthUrl' });
+
+export const ServiceCallbackQuerySchema = z.object({
+  code: z.string().min(1).max(4096),
+  state: z.string().min(1).max(200),
+  iss: z.string().max(2000).optional(),
+});
+
+/** `GET /callback/{service}` on success: the connection and the signed-in person (`user`, as spec section 5 reads for spotify). */
+export const ServiceCallbackSchema = z
+  .object({
+    service: z.string(),
+    connected: z.literal(true),
+    account_name: z.string().nullable(),
+    user: z.object({ id: z.string(), username: z.string(), email: z.string(), role: z.enum(['user', 'admin']) }),
+  })
+  .meta({ id: 'ServiceCallback' });
+
+export const DisconnectResultSchema = z
+  .object({
+    service: z.string(),
+    revoked_at_provider: z.boolean(),
+    /** Where the person can finish removing the app's access when the provider has no revocation endpoint. */
+    finish_at: z.string().nullable(),
+  })
+  .meta({ id: 'DisconnectResult' });
+
+export const UserCredentialSchema = z
+  .object({ service_name: z.string(), client_id: z.string(), client_secret: z.string() })
+  .meta({ id: 'UserCredential' });
+
+export const UserCredentialInputSchema = z
+  .object({
+    service_name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+    client_id: z.string().trim().max(500),
+    client_secret: z.string().max(10_000),
+  })
+  .strict()
+  .meta({ id: 'UserCredentialInput' });
