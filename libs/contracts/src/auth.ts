@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { optionalText, optionalUrl } from './common.js';
 import { SessionUserSchema } from './session.js';
 
 /** A same-origin path to return to after signing in (never another origin). */
@@ -78,11 +79,6 @@ export const BetaInviteParamsSchema = z.object({ email: z.string().max(254) });
 /** What the API shows instead of a stored secret; sending it back means "unchanged". */
 export const SECRET_MASK = '********';
 
-const optionalUrl = z
-  .union([z.literal(''), z.url({ protocol: /^https?$/, message: 'Debe ser una URL http(s).' }).max(2000)])
-  .nullable()
-  .optional();
-const optionalText = (max: number) => z.string().max(max).nullable().optional();
 
 export const LoginProviderSchema = z
   .object({

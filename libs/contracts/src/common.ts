@@ -41,3 +41,12 @@ export type Role = (typeof ROLES)[number];
 
 /** Path segments naming a provider or service: letters, digits, underscore, hyphen (spec section 5). */
 export const SegmentSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+
+/** An optional http(s) URL field of an admin form: '' or null clear it. */
+export const optionalUrl = z
+  .union([z.literal(''), z.url({ protocol: /^https?$/, message: 'Debe ser una URL http(s).' }).max(2000)])
+  .nullable()
+  .optional();
+
+/** An optional free-text field of an admin form, bounded. */
+export const optionalText = (max: number) => z.string().max(max).nullable().optional();

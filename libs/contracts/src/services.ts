@@ -1,11 +1,6 @@
 import { z } from 'zod';
-import { SERVICE_STATUSES } from './common.js';
+import { optionalText, optionalUrl, SERVICE_STATUSES } from './common.js';
 
-const optionalUrl = z
-  .union([z.literal(''), z.url({ protocol: /^https?$/, message: 'Debe ser una URL http(s).' }).max(2000)])
-  .nullable()
-  .optional();
-const optionalText = (max: number) => z.string().max(max).nullable().optional();
 
 /** How a provider's token endpoint wants to be spoken to (PROVIDERS.md quirks), all admin-editable. */
 export const TokenAuthSchema = z.enum(['body', 'basic']);

@@ -15,6 +15,7 @@ import { Reservation } from './entities/reservation.entity.js';
 import { StripeEvent } from './entities/stripe-event.entity.js';
 import { STRIPE_EVENTS_QUEUE, type StripeEventJob } from './jobs/stripe-events.job.js';
 import { STRIPE } from './stripe.client.js';
+import { within } from '../../core/util/within.js';
 
 const ENQUEUE_TIMEOUT_MS = 2000;
 
@@ -29,23 +30,6 @@ export function toMembershipDto(membership: Membership): MembershipDto {
     status: membership.status,
     since: membership.createdAt.toISOString(),
   };
-}
-
-/** Resolves or rejects within `ms`: a queue call must never hold a request while Redis is away. */
-function within<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
 }
 
 /**

@@ -4,27 +4,12 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { REDIS } from '../../core/redis/redis.module.js';
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
-}
+import { within } from '../../core/util/within.js';
 
 async function timed(check: () => Promise<unknown>, timeoutMs: number): Promise<{ ok: true; latencyMs: number } | { ok: false; message: string }> {
   const started = performance.now();
   try {
-    await withTimeout(check(), timeoutMs);
+    await within(check(), timeoutMs);
     return { ok: true, latencyMs: Math.round((performance.now() - started) * 100) / 100 };
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
@@ -57,7 +42,7 @@ export class HealthIndicators {
   async workers() {
     const indicator = this.indicators.check('workers');
     try {
-      const keys = await withTimeout(this.redis.keys(`${this.config.queuePrefix}:workers:*`), 1000);
+      const keys = await within(this.redis.keys(`${this.config.queuePrefix}:workers:*`), 1000);
       return indicator.up({ count: keys.length });
     } catch {
       return indicator.up({ count: -1 });
