@@ -44,6 +44,8 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 30 },
+            // Only imported on demand by the checkout (sessionId branch): keep it out of the eager vendor chunk.
+            { name: 'stripe', test: /node_modules[\\/]@stripe[\\/]/, priority: 40 },
             { name: 'tanstack', test: /node_modules[\\/]@tanstack[\\/]/, priority: 20 },
             { name: 'zod', test: /node_modules[\\/]zod[\\/]/, priority: 20 },
             { name: 'vendor', test: /node_modules[\\/]/, priority: 10 },

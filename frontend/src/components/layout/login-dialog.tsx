@@ -1,9 +1,11 @@
+import { useEffect } from 'react';
 import { LOGIN_PROVIDERS, type LoginProviderName } from '@life/contracts';
 import { LogIn } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { startLogin } from '@/lib/auth';
+import { setLoginDialogOpen, useLoginDialogOpen } from '@/lib/login-dialog';
 
 /** Brand names are proper nouns, shown as-is in every language. */
 const PROVIDER_LABELS: Record<LoginProviderName, string> = {
@@ -21,10 +23,14 @@ const PROVIDER_MARK_COLORS: Record<LoginProviderName, string> = {
   apple: 'bg-[#1d1d1f]',
 };
 
+/** Open and closed through `@/lib/login-dialog`, so other pages can open it too (`openLoginDialog`). */
 export function LoginDialog() {
   const { t } = useTranslation();
+  const open = useLoginDialogOpen();
+  // Signing in unmounts the dialog: it must not come back open after a later logout.
+  useEffect(() => () => setLoginDialogOpen(false), []);
   return (
-    <Dialog>
+    <Dialog open={open} onOpenChange={setLoginDialogOpen}>
       <DialogTrigger asChild>
         <Button size="sm" data-testid="login-button">
           <LogIn aria-hidden="true" />

@@ -1,9 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { EditionsSchema, type Editions } from '@life/contracts';
+import { apiRequest } from '@/lib/api-client';
+import { BILLING_QUERY_KEY } from '@/lib/checkout';
 
 /**
- * Subscription editions (spec section 9). Static for now: billing will replace
- * `getEditions` with a fetch of live data (remaining places, prices) and can drop
- * `initialData`. Texts are looked up in the locales under `landing.editions.<id>`.
+ * Subscription editions (spec section 9), live from `GET /api/billing/editions` (seats left,
+ * which one is on sale, whether payments are on). Until it answers, or if it cannot be reached,
+ * the static list stands in. Texts are looked up in the locales under `landing.editions.<id>`.
  */
 export type EditionId = 'elite' | 'prestige' | 'legacy';
 
@@ -12,6 +15,18 @@ export interface Edition {
   monthlyPriceEur: number;
   /** How many members this edition is for. */
   memberLimit: number;
+  /** Live data only: seats not yet sold or held by an open checkout. */
+  seatsLeft?: number;
+  /** Live data only: the edition sold now (the first with seats left). */
+  onSale?: boolean;
+}
+
+export interface EditionsView {
+  editions: readonly Edition[];
+  /** Null while unknown (static stand-in). */
+  paymentsEnabled: boolean | null;
+  /** False for the static stand-in. */
+  live: boolean;
 }
 
 export const STATIC_EDITIONS: readonly Edition[] = [
@@ -20,19 +35,39 @@ export const STATIC_EDITIONS: readonly Edition[] = [
   { id: 'legacy', monthlyPriceEur: 4, memberLimit: 20_000 },
 ];
 
-export async function getEditions(): Promise<readonly Edition[]> {
-  return STATIC_EDITIONS;
+export const STATIC_EDITIONS_VIEW: EditionsView = { editions: STATIC_EDITIONS, paymentsEnabled: null, live: false };
+
+export function toEditionsView(answer: Editions): EditionsView {
+  return {
+    live: true,
+    paymentsEnabled: answer.payments_enabled,
+    editions: answer.editions.map((edition) => ({
+      id: edition.id,
+      monthlyPriceEur: edition.price_cents / 100,
+      memberLimit: edition.limit,
+      seatsLeft: edition.seats_left,
+      onSale: edition.on_sale,
+    })),
+  };
+}
+
+/** Public: sent without the bearer, so a stale token cannot sign anyone out from the landing. */
+export async function getEditions({ signal }: { signal?: AbortSignal } = {}): Promise<EditionsView> {
+  return toEditionsView(await apiRequest('/api/billing/editions', { schema: EditionsSchema, auth: false, signal }));
 }
 
 export function editionsQueryOptions() {
   return queryOptions({
-    queryKey: ['editions'],
-    queryFn: getEditions,
-    initialData: STATIC_EDITIONS,
-    staleTime: Infinity,
+    queryKey: [...BILLING_QUERY_KEY, 'editions'],
+    queryFn: ({ signal }) => getEditions({ signal }),
+    placeholderData: STATIC_EDITIONS_VIEW,
+    // Seats change as people buy: refresh when the page is shown again.
+    staleTime: 30_000,
   });
 }
 
+/** Always has data: the live editions, else the static stand-in (`live: false`). */
 export function useEditions() {
-  return useQuery(editionsQueryOptions());
+  const query = useQuery(editionsQueryOptions());
+  return { ...query, data: query.data ?? STATIC_EDITIONS_VIEW };
 }

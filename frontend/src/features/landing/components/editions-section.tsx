@@ -1,10 +1,47 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useEditions } from '../api/get-editions';
-import { EditionCard, type EditionCardProps } from './edition-card';
+import { checkoutErrorMessage, useCheckout } from '@/lib/checkout';
+import { openLoginDialog } from '@/lib/login-dialog';
+import { useSession } from '@/lib/session';
+import { useEditions, type Edition, type EditionId } from '../api/get-editions';
+import { EditionCard, type EditionCardMessage } from './edition-card';
 
-export function EditionsSection({ onBuy }: Pick<EditionCardProps, 'onBuy'>) {
+type Refusal = 'soldOut' | 'notOnSale';
+
+/**
+ * The cart: a card that is sold out or not on sale says why; signed out it opens the login
+ * dialog; signed in it starts the checkout (the server sells the edition on sale). While the
+ * live data is not known (loading, unreachable) the server decides.
+ */
+export function EditionsSection() {
   const { t } = useTranslation();
-  const { data: editions } = useEditions();
+  const { data } = useEditions();
+  const { editions, paymentsEnabled } = data;
+  const { isSignedIn } = useSession();
+  const checkout = useCheckout();
+  const [selected, setSelected] = useState<{ id: EditionId; refusal?: Refusal } | null>(null);
+  const featuredId = editions.find((edition) => edition.onSale)?.id ?? editions[0]?.id;
+  const busyId = checkout.isPending || checkout.data === 'redirecting' ? selected?.id : undefined;
+
+  function handleBuy(edition: Edition) {
+    if (busyId) return;
+    checkout.reset();
+    if (edition.seatsLeft === 0) return setSelected({ id: edition.id, refusal: 'soldOut' });
+    if (edition.onSale === false) return setSelected({ id: edition.id, refusal: 'notOnSale' });
+    setSelected({ id: edition.id });
+    if (!isSignedIn) return openLoginDialog();
+    checkout.mutate();
+  }
+
+  function messageFor(id: EditionId): EditionCardMessage | undefined {
+    if (selected?.id !== id) return undefined;
+    if (selected.refusal) return { tone: 'info', text: t(selected.refusal === 'soldOut' ? 'billing.soldOutNote' : 'billing.notOnSale') };
+    if (checkout.isError) return { tone: 'error', text: checkoutErrorMessage(checkout.error, t) };
+    if (checkout.data === 'not_configured') return { tone: 'error', text: t('billing.errors.notConfigured') };
+    if (checkout.data === 'redirecting') return { tone: 'info', text: t('billing.redirecting') };
+    return undefined;
+  }
+
   return (
     <section aria-labelledby="editions-title" className="mx-auto max-w-6xl px-4 py-16 sm:px-6">
       <div className="mx-auto max-w-2xl text-center">
@@ -14,8 +51,16 @@ export function EditionsSection({ onBuy }: Pick<EditionCardProps, 'onBuy'>) {
         <p className="mt-3 text-base text-muted-foreground">{t('landing.editions.subtitle')}</p>
       </div>
       <ul className="mt-10 flex flex-wrap justify-center gap-6">
-        {editions.map((edition, index) => (
-          <EditionCard key={edition.id} edition={edition} onBuy={onBuy} featured={index === 0} />
+        {editions.map((edition) => (
+          <EditionCard
+            key={edition.id}
+            edition={edition}
+            onBuy={handleBuy}
+            featured={edition.id === featuredId}
+            paymentsEnabled={paymentsEnabled}
+            pending={edition.id === busyId}
+            message={messageFor(edition.id)}
+          />
         ))}
       </ul>
     </section>

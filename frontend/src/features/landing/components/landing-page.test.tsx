@@ -2,7 +2,6 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '@/test/render';
-import { EditionsSection } from './editions-section';
 import { LandingPage } from './landing-page';
 
 const scrollBy = vi.fn();
@@ -119,11 +118,5 @@ describe('LandingPage', () => {
     }
   });
 
-  it('the cart button hands its edition to onBuy', async () => {
-    const onBuy = vi.fn();
-    renderWithProviders(<EditionsSection onBuy={onBuy} />);
-    const [, prestige] = await screen.findAllByTestId('edition-card');
-    await userEvent.click(within(prestige!).getByRole('button', { name: 'Comprar' }));
-    expect(onBuy).toHaveBeenCalledWith(expect.objectContaining({ id: 'prestige', monthlyPriceEur: 3 }));
-  });
+  // The cart's behaviour with live editions: editions-section.test.tsx.
 });

@@ -13,7 +13,13 @@ afterEach(() => {
 
 function renderProfile(onPatch: (request: RecordedRequest) => Response | Promise<Response>) {
   signIn(REGULAR_USER);
-  const api = stubFetch((request) => (request.method === 'PATCH' ? onPatch(request) : jsonResponse(200, REGULAR_USER)));
+  const api = stubFetch((request) =>
+    request.method === 'PATCH'
+      ? onPatch(request)
+      : request.url === '/api/billing/membership'
+        ? jsonResponse(200, { membership: null })
+        : jsonResponse(200, REGULAR_USER),
+  );
   renderWithProviders(
     <>
       <Header adminPanelOpen={false} onOpenAdminPanel={() => {}} />
@@ -42,9 +48,9 @@ describe('ProfilePage', () => {
     expect(email).toHaveValue('bruno@example.com');
     expect(email).toHaveAttribute('readonly');
     expect(screen.getByRole('button', { name: 'Guardar cambios' })).toHaveAttribute('data-testid', 'profile-save');
-    expect(requests[0]).toMatchObject({ method: 'GET', url: '/api/users/me', headers: { Authorization: 'Bearer test-token' } });
-    // The Stripe button belongs to billing and is not shown yet.
-    expect(screen.queryByRole('button', { name: /stripe/i })).not.toBeInTheDocument();
+    expect(requests.find((request) => request.url === '/api/users/me')).toMatchObject({ method: 'GET', headers: { Authorization: 'Bearer test-token' } });
+    // Not a member yet: the checkout button sits next to the save button (profile-billing.test.tsx covers it).
+    expect(await screen.findByRole('button', { name: 'Pagar con Stripe' })).toHaveAttribute('type', 'button');
   });
 
   it('saves only {username}: "Guardando..." while saving, then the success banner and the new name in the header', async () => {

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { UserProfile } from '@life/contracts';
+import { useSearch } from '@tanstack/react-router';
 import { Lock } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/ui/alert';
@@ -9,15 +10,20 @@ import { Spinner } from '@/components/ui/spinner';
 import { apiErrorMessage } from '@/lib/api-client';
 import { useProfile } from '../api/get-profile';
 import { useUpdateProfile } from '../api/update-profile';
+import { MembershipSection } from './membership-section';
+import { PayWithStripe } from './pay-with-stripe';
 
 export function ProfilePage() {
   const { t } = useTranslation();
   const profile = useProfile();
+  // Stripe sends the person back to /profile?checkout=success.
+  const checkoutReturned = useSearch({ strict: false }).checkout === 'success';
 
   return (
     <div className="mx-auto max-w-2xl px-4 py-12 sm:px-6">
       <h1 className="text-3xl font-bold tracking-tight text-foreground">{t('profile.title')}</h1>
       <p className="mt-2 text-muted-foreground">{t('profile.subtitle')}</p>
+      <MembershipSection checkoutReturned={checkoutReturned} />
       <div className="mt-8 rounded-3xl border bg-card p-6 shadow-soft sm:p-8">
         {profile.isPending ? (
           <div className="flex justify-center py-10">
@@ -114,7 +120,7 @@ function ProfileForm({ profile }: { profile: UserProfile }) {
         <Button type="submit" disabled={save.isPending} data-testid="profile-save">
           {save.isPending ? t('profile.saving') : t('profile.save')}
         </Button>
-        {/* SLOT: billing adds the 'Pagar con Stripe' checkout button here (POST /api/stripe/create-checkout-session). */}
+        <PayWithStripe />
       </div>
     </form>
   );

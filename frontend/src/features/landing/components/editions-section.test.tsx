@@ -1,0 +1,151 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Editions } from '@life/contracts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Header } from '@/components/layout/header';
+import i18n from '@/i18n/i18n';
+import { checkoutNavigation } from '@/lib/checkout';
+import { jsonResponse, stubFetch, type RecordedRequest } from '@/test/fetch-mock';
+import { REGULAR_USER, renderWithProviders, signIn } from '@/test/render';
+import { EditionsSection } from './editions-section';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+/** Élite sold out, Prestige on sale, Legacy waiting its turn. */
+const LIVE: Editions = {
+  payments_enabled: true,
+  sold_out: false,
+  editions: [
+    { id: 'elite', name: 'Élite', price_cents: 200, currency: 'eur', limit: 1000, seats_left: 0, on_sale: false },
+    { id: 'prestige', name: 'Prestige', price_cents: 300, currency: 'eur', limit: 9000, seats_left: 8999, on_sale: true },
+    { id: 'legacy', name: 'Legacy', price_cents: 400, currency: 'eur', limit: 20000, seats_left: 20000, on_sale: false },
+  ],
+};
+
+function renderEditions(
+  editions: Editions = LIVE,
+  onCheckout: (request: RecordedRequest) => Response = () => jsonResponse(200, { url: 'https://stripe.test/c/cs_1', edition: 'prestige' }),
+) {
+  const api = stubFetch((request) => (request.url === '/api/billing/editions' ? jsonResponse(200, editions) : onCheckout(request)));
+  renderWithProviders(
+    <>
+      <Header adminPanelOpen={false} onOpenAdminPanel={() => {}} />
+      <EditionsSection />
+    </>,
+  );
+  return api;
+}
+
+async function card(id: string) {
+  await waitFor(() => expect(screen.getAllByTestId('edition-seats')).toHaveLength(3));
+  return screen.getAllByTestId('edition-card').find((element) => element.dataset.edition === id)!;
+}
+
+const checkoutCalls = (requests: RecordedRequest[]) => requests.filter((request) => request.url === '/api/stripe/create-checkout-session');
+
+describe('EditionsSection with live editions', () => {
+  it('shows seats left (grouped for the locale), marks the card on sale and the sold-out one', async () => {
+    const { requests } = renderEditions();
+    const elite = await card('elite');
+    const prestige = await card('prestige');
+    const legacy = await card('legacy');
+
+    expect(requests[0]).toMatchObject({ method: 'GET', url: '/api/billing/editions' });
+    expect(within(elite).getByTestId('edition-seats')).toHaveTextContent('Plazas libres: 0');
+    expect(within(prestige).getByTestId('edition-seats')).toHaveTextContent('Plazas libres: 8.999');
+    expect(within(legacy).getByTestId('edition-seats')).toHaveTextContent('Plazas libres: 20.000');
+
+    expect(prestige).toHaveAttribute('data-on-sale', 'true');
+    expect(elite).toHaveAttribute('data-on-sale', 'false');
+    expect(legacy).toHaveAttribute('data-on-sale', 'false');
+    expect(within(elite).getByTestId('edition-sold-out')).toHaveTextContent('Agotado');
+    expect(within(prestige).queryByTestId('edition-sold-out')).not.toBeInTheDocument();
+    expect(within(legacy).queryByTestId('edition-sold-out')).not.toBeInTheDocument();
+
+    // The static texts stay, and the width.
+    expect(within(prestige).getByTestId('edition-price')).toHaveTextContent('3 € / mes');
+    expect(within(prestige).getByTestId('edition-limit')).toHaveTextContent('para los siguientes 9.000 miembros');
+    for (const element of screen.getAllByTestId('edition-card')) expect(element).toHaveClass('w-[300px]');
+  });
+
+  it('formats the seats for the active language', async () => {
+    await i18n.changeLanguage('en');
+    renderEditions();
+    expect(within(await card('legacy')).getByTestId('edition-seats')).toHaveTextContent('Places left: 20,000');
+  });
+
+  it('signed out, the cart of the edition on sale opens the login dialog and starts no checkout', async () => {
+    const { requests } = renderEditions();
+    await userEvent.click(within(await card('prestige')).getByRole('button', { name: 'Comprar' }));
+    expect(await screen.findByRole('dialog', { name: 'Elige cómo loguearte' })).toBeInTheDocument();
+    expect(checkoutCalls(requests)).toHaveLength(0);
+  });
+
+  it('signed in, the cart of the edition on sale starts the checkout and goes to its url', async () => {
+    signIn(REGULAR_USER);
+    const assign = vi.spyOn(checkoutNavigation, 'assign').mockImplementation(() => {});
+    const { requests } = renderEditions();
+    const prestige = await card('prestige');
+    await userEvent.click(within(prestige).getByRole('button', { name: 'Comprar' }));
+
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://stripe.test/c/cs_1'));
+    expect(checkoutCalls(requests)).toEqual([
+      expect.objectContaining({ method: 'POST', body: undefined, headers: expect.objectContaining({ Authorization: 'Bearer test-token' }) }),
+    ]);
+    expect(within(prestige).getByTestId('edition-message')).toHaveTextContent('Abriendo el pago…');
+    expect(within(prestige).getByTestId('edition-buy')).toBeDisabled();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('a card not on sale says why instead of buying', async () => {
+    signIn(REGULAR_USER);
+    const { requests } = renderEditions();
+    const legacy = await card('legacy');
+    await userEvent.click(within(legacy).getByRole('button', { name: 'Comprar' }));
+    expect(within(legacy).getByTestId('edition-message')).toHaveTextContent(
+      'Esta edición no está a la venta ahora: se vende primero Élite, luego Prestige y luego Legacy.',
+    );
+    expect(checkoutCalls(requests)).toHaveLength(0);
+  });
+
+  it('a sold-out card says "Agotado", also when signed out', async () => {
+    const { requests } = renderEditions();
+    const elite = await card('elite');
+    await userEvent.click(within(elite).getByRole('button', { name: 'Comprar' }));
+    expect(within(elite).getByTestId('edition-message')).toHaveTextContent('Agotado');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(checkoutCalls(requests)).toHaveLength(0);
+  });
+
+  it('shows the checkout error on the card: 409 already a member', async () => {
+    signIn(REGULAR_USER);
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    renderEditions(LIVE, () => jsonResponse(409, { error: 'already_member', message: 'Ya tienes una edición de por vida.' }));
+    const prestige = await card('prestige');
+    await userEvent.click(within(prestige).getByRole('button', { name: 'Comprar' }));
+    const message = await within(prestige).findByRole('alert');
+    expect(message).toHaveTextContent('Ya tienes una edición de por vida.');
+    expect(within(prestige).getByTestId('edition-buy')).toBeEnabled();
+  });
+
+  it('with payments off, every cart is disabled and says "Pagos no disponibles por ahora"', async () => {
+    signIn(REGULAR_USER);
+    renderEditions({ ...LIVE, payments_enabled: false });
+    await card('elite');
+    const buttons = screen.getAllByTestId('edition-buy');
+    expect(buttons).toHaveLength(3);
+    for (const button of buttons) {
+      expect(button).toBeDisabled();
+      expect(button).toHaveAccessibleName('Pagos no disponibles por ahora');
+    }
+    expect(screen.getAllByTestId('edition-payments-off').map((note) => note.textContent)).toEqual(Array(3).fill('Pagos no disponibles por ahora'));
+  });
+
+  it('when everything is sold out, every card says "Agotado"', async () => {
+    renderEditions({ payments_enabled: true, sold_out: true, editions: LIVE.editions.map((edition) => ({ ...edition, seats_left: 0, on_sale: false })) });
+    await card('elite');
+    expect(screen.getAllByTestId('edition-sold-out')).toHaveLength(3);
+  });
+});

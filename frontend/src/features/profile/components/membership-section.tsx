@@ -1,0 +1,95 @@
+import { useEffect, useState } from 'react';
+import type { Membership } from '@life/contracts';
+import { BadgeCheck } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Alert } from '@/components/ui/alert';
+import { cn } from '@/lib/utils';
+import { useMembership } from '../api/get-membership';
+
+/** How long a return from Stripe waits (polling) for the membership to appear. */
+export const CHECKOUT_CONFIRMATION_WAIT_MS = 60_000;
+
+const STATUS_STYLES: Record<Membership['status'], string> = {
+  active: 'bg-green-50 text-green-800 border-green-200',
+  past_due: 'bg-amber-50 text-amber-900 border-amber-200',
+  cancelled: 'bg-muted text-muted-foreground border-border',
+};
+
+/**
+ * The person's lifetime edition, if any. Back from Stripe (`?checkout=success`) it says the
+ * payment arrived and asks again every 2 s, for up to a minute, until the webhook has made it.
+ */
+export function MembershipSection({ checkoutReturned = false }: { checkoutReturned?: boolean }) {
+  const { t } = useTranslation();
+  const [waitOver, setWaitOver] = useState(false);
+  useEffect(() => {
+    if (!checkoutReturned) return;
+    const timer = setTimeout(() => setWaitOver(true), CHECKOUT_CONFIRMATION_WAIT_MS);
+    return () => clearTimeout(timer);
+  }, [checkoutReturned]);
+  const membership = useMembership({ poll: checkoutReturned && !waitOver });
+
+  if (membership.data) return <MembershipPanel membership={membership.data} />;
+  if (!checkoutReturned) return null;
+  return (
+    <div className="mt-8 grid gap-3">
+      <Alert variant="success" data-testid="checkout-success">
+        {t('billing.checkoutSuccess')}
+      </Alert>
+      {waitOver && (
+        <Alert variant="warning" data-testid="checkout-slow">
+          {t('billing.checkoutSlow')}
+        </Alert>
+      )}
+    </div>
+  );
+}
+
+function MembershipPanel({ membership }: { membership: Membership }) {
+  const { t, i18n } = useTranslation();
+  const price = new Intl.NumberFormat(i18n.language, { style: 'currency', currency: membership.currency.toUpperCase() }).format(membership.price_cents / 100);
+  const since = new Date(membership.since);
+  return (
+    <section aria-labelledby="membership-title" data-testid="membership" className="mt-8 rounded-3xl border bg-card p-6 shadow-soft sm:p-8">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <p id="membership-title" className="text-sm font-medium text-muted-foreground">
+            {t('billing.membership.title')}
+          </p>
+          <h2 className="mt-1 flex items-center gap-2 text-2xl font-semibold tracking-tight text-foreground" data-testid="membership-edition">
+            <BadgeCheck aria-hidden="true" className="size-6 text-primary" />
+            {membership.edition_name}
+          </h2>
+        </div>
+        <span className="rounded-full bg-foreground px-3 py-1 text-sm font-semibold text-background" data-testid="membership-number">
+          {t('billing.membership.memberNumber', { number: membership.member_number })}
+        </span>
+      </div>
+      <dl className="mt-6 grid gap-4 border-t pt-5 sm:grid-cols-2">
+        <div className="grid gap-1">
+          <dt className="text-xs font-medium tracking-wide text-muted-foreground uppercase">{t('billing.membership.price')}</dt>
+          <dd className="text-lg font-semibold text-foreground" data-testid="membership-price">
+            {t('billing.membership.pricePerMonth', { amount: price })}
+          </dd>
+        </div>
+        <div className="grid gap-1">
+          <dt className="text-xs font-medium tracking-wide text-muted-foreground uppercase">{t('billing.membership.status')}</dt>
+          <dd>
+            <span
+              className={cn('inline-flex rounded-full border px-2.5 py-0.5 text-sm font-medium', STATUS_STYLES[membership.status])}
+              data-testid="membership-status"
+              data-status={membership.status}
+            >
+              {t(`billing.membership.statuses.${membership.status}`)}
+            </span>
+          </dd>
+        </div>
+      </dl>
+      {!Number.isNaN(since.getTime()) && (
+        <p className="mt-4 text-sm text-muted-foreground" data-testid="membership-since">
+          {t('billing.membership.since', { date: new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long' }).format(since) })}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,165 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Membership } from '@life/contracts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import i18n from '@/i18n/i18n';
+import { checkoutNavigation } from '@/lib/checkout';
+import { jsonResponse, stubFetch, type RecordedRequest } from '@/test/fetch-mock';
+import { REGULAR_USER, renderWithProviders, signIn } from '@/test/render';
+import { ProfilePage } from './profile-page';
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+const ELITE: Membership = {
+  edition: 'elite',
+  edition_name: 'Élite',
+  price_cents: 200,
+  currency: 'eur',
+  member_number: 1,
+  status: 'active',
+  since: '2026-11-22T18:00:00.000Z',
+};
+
+interface Answers {
+  membership?: () => Membership | null;
+  checkout?: (request: RecordedRequest) => Response;
+}
+
+function renderProfile(
+  { membership = () => null, checkout = () => jsonResponse(200, { url: 'https://stripe.test/c/cs_9', edition: 'elite' }) }: Answers = {},
+  initialPath = '/',
+) {
+  signIn(REGULAR_USER);
+  const api = stubFetch((request) => {
+    if (request.url === '/api/billing/membership') return jsonResponse(200, { membership: membership() });
+    if (request.url === '/api/stripe/create-checkout-session') return checkout(request);
+    return jsonResponse(200, REGULAR_USER);
+  });
+  renderWithProviders(<ProfilePage />, { initialPath });
+  return api;
+}
+
+const membershipCalls = (requests: RecordedRequest[]) => requests.filter((request) => request.url === '/api/billing/membership');
+
+describe('Profile: Pagar con Stripe', () => {
+  it('is in the profile form next to "Guardar cambios" and starts the shared checkout', async () => {
+    const assign = vi.spyOn(checkoutNavigation, 'assign').mockImplementation(() => {});
+    const { requests } = renderProfile();
+    const pay = await screen.findByTestId('pay-with-stripe');
+    expect(pay).toHaveAccessibleName('Pagar con Stripe');
+    expect(pay.parentElement).toContainElement(screen.getByTestId('profile-save'));
+
+    await userEvent.click(pay);
+
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://stripe.test/c/cs_9'));
+    expect(requests.filter((request) => request.url === '/api/stripe/create-checkout-session')).toEqual([
+      expect.objectContaining({ method: 'POST', body: undefined, headers: expect.objectContaining({ Authorization: 'Bearer test-token' }) }),
+    ]);
+    // It is not the form's submit button: no profile save.
+    expect(requests.some((request) => request.method === 'PATCH')).toBe(false);
+    expect(screen.getByTestId('pay-with-stripe')).toHaveTextContent('Abriendo el pago…');
+  });
+
+  it.each([
+    [409, 'already_member', 'Ya tienes una edición de por vida.', 'Ya tienes una edición de por vida.'],
+    [503, 'payments_not_configured', 'Los pagos no están configurados en este servidor.', 'Los pagos no están configurados.'],
+    [
+      502,
+      'payment_provider_error',
+      'El proveedor de pagos no respondió. No se ha cobrado nada; inténtalo de nuevo.',
+      'El proveedor de pagos no respondió. No se ha cobrado nada; inténtalo de nuevo.',
+    ],
+  ])('on %i %s shows "%s"', async (status, error, message, shown) => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    renderProfile({ checkout: () => jsonResponse(status, { error, message }) });
+    await userEvent.click(await screen.findByTestId('pay-with-stripe'));
+    expect(await screen.findByTestId('checkout-error')).toHaveTextContent(shown);
+    expect(screen.getByTestId('pay-with-stripe')).toBeEnabled();
+  });
+
+  it('is not offered to a member', async () => {
+    renderProfile({ membership: () => ELITE });
+    expect(await screen.findByTestId('membership')).toBeInTheDocument();
+    await screen.findByTestId('profile-save');
+    expect(screen.queryByTestId('pay-with-stripe')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Pagar con Stripe' })).not.toBeInTheDocument();
+  });
+});
+
+describe('Profile: membership panel', () => {
+  it('shows the edition, the price per month, the member number, the status and the date', async () => {
+    renderProfile({ membership: () => ELITE });
+    const panel = await screen.findByTestId('membership');
+    expect(within(panel).getByTestId('membership-edition')).toHaveTextContent('Élite');
+    expect(within(panel).getByTestId('membership-price')).toHaveTextContent('2,00 € / mes');
+    expect(within(panel).getByTestId('membership-number')).toHaveTextContent('Miembro nº 1');
+    expect(within(panel).getByTestId('membership-status')).toHaveTextContent('Activa');
+    expect(within(panel).getByTestId('membership-since')).toHaveTextContent('Miembro desde el 22 de noviembre de 2026');
+  });
+
+  it.each([
+    ['past_due', 'Pago pendiente'],
+    ['cancelled', 'Cancelada'],
+  ] as const)('status %s reads "%s"', async (status, text) => {
+    renderProfile({ membership: () => ({ ...ELITE, status }) });
+    expect(await screen.findByTestId('membership-status')).toHaveTextContent(text);
+  });
+
+  it('formats the price for the active language', async () => {
+    await i18n.changeLanguage('en');
+    renderProfile({ membership: () => ({ ...ELITE, edition: 'legacy', edition_name: 'Legacy', price_cents: 400, member_number: 1234 }) });
+    const panel = await screen.findByTestId('membership');
+    expect(within(panel).getByTestId('membership-price')).toHaveTextContent('€4.00 / month');
+    expect(within(panel).getByTestId('membership-number')).toHaveTextContent('Member no. 1234');
+  });
+
+  it('is not shown without a membership', async () => {
+    renderProfile();
+    await screen.findByTestId('pay-with-stripe');
+    expect(screen.queryByTestId('membership')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('checkout-success')).not.toBeInTheDocument();
+  });
+});
+
+describe('Profile: back from Stripe (?checkout=success)', () => {
+  it('says the payment arrived and asks every 2 s until the membership appears', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let answer: Membership | null = null;
+    const { requests } = renderProfile({ membership: () => answer }, '/?checkout=success');
+
+    expect(await screen.findByTestId('checkout-success')).toHaveTextContent('Pago recibido: tu edición aparecerá en cuanto Stripe lo confirme.');
+    await waitFor(() => expect(membershipCalls(requests)).toHaveLength(1));
+
+    await act(() => vi.advanceTimersByTimeAsync(2_000));
+    await waitFor(() => expect(membershipCalls(requests)).toHaveLength(2));
+    expect(screen.queryByTestId('membership')).not.toBeInTheDocument();
+
+    answer = ELITE;
+    await act(() => vi.advanceTimersByTimeAsync(2_000));
+    expect(await screen.findByTestId('membership')).toHaveTextContent('Miembro nº 1');
+    expect(screen.queryByTestId('checkout-success')).not.toBeInTheDocument();
+
+    // Found: no more polling.
+    const calls = membershipCalls(requests).length;
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    expect(membershipCalls(requests)).toHaveLength(calls);
+  });
+
+  it('stops asking after a minute and says Stripe has not confirmed yet', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { requests } = renderProfile({}, '/?checkout=success');
+    await screen.findByTestId('checkout-success');
+
+    await act(() => vi.advanceTimersByTimeAsync(60_000));
+    expect(await screen.findByTestId('checkout-slow')).toBeInTheDocument();
+    const calls = membershipCalls(requests).length;
+    expect(calls).toBeGreaterThanOrEqual(25);
+    expect(calls).toBeLessThanOrEqual(32);
+
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    expect(membershipCalls(requests)).toHaveLength(calls);
+  });
+});
