@@ -37,6 +37,9 @@ const standIns = await startAllStandIns({ appUrl: `http://127.0.0.1:${port}` });
 const { startStripeStandIn } = await import('../standins/stripe.mjs');
 const stripeKeys = { secretKey: `sk_test_${randomBytes(8).toString('hex')}`, webhookSecret: `whsec_${randomBytes(16).toString('hex')}` };
 const stripe = await startStripeStandIn(stripeKeys);
+// The connectable services (one stand-in per family of provider quirks) and the catalog rows pointing at them.
+const { startServiceStandIns } = await import('../standins/services.mjs');
+const services = await startServiceStandIns();
 const env = {
   ...process.env,
   E2E_PORT: String(port),
@@ -44,7 +47,7 @@ const env = {
   E2E_DATABASE_URL: dbUrl.toString(),
   E2E_QUEUE_PREFIX: `lifee2e${randomBytes(3).toString('hex')}`,
   E2E_ENCRYPTION_KEYS: `e2e:${randomBytes(32).toString('base64')}`,
-  E2E_STANDINS: JSON.stringify({ providers: standIns.providers, stripe: { url: stripe.url, ...stripeKeys } }),
+  E2E_STANDINS: JSON.stringify({ providers: standIns.providers, stripe: { url: stripe.url, ...stripeKeys }, services: services.rows }),
 };
 
 const child = spawn(path.join(here, '..', '..', 'node_modules', '.bin', 'playwright'), ['test', ...process.argv.slice(2)], {
@@ -55,6 +58,7 @@ const child = spawn(path.join(here, '..', '..', 'node_modules', '.bin', 'playwri
 const code = await new Promise((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
 await standIns.close();
 await stripe.close();
+await services.close();
 
 const cleanup = new pg.Client({ connectionString: adminUrl });
 await cleanup.connect();

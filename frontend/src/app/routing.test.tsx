@@ -49,7 +49,7 @@ describe('routes', () => {
   it.each([
     // With a code, so the page waits on the (never answering) backend instead of going home.
     ['/login/github/callback?code=c&state=s', 'Iniciando sesión, por favor espera...'],
-    ['/callback/spotify', 'Procesando conexión con el servicio...'],
+    ['/callback/spotify?code=c&state=s', 'Procesando conexión con el servicio...'],
   ])('%s shows its waiting message', async (path, message) => {
     renderApp(path);
     expect(await screen.findByText(message)).toBeInTheDocument();

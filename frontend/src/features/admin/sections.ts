@@ -1,5 +1,6 @@
 import { AppWindow, HeartPulse, Inbox, KeyRound, MailPlus, Plug } from 'lucide-react';
 import type { AdminSection } from '@/components/layout/admin-panel-shell';
+import { ServicesAdminSection } from '@/features/services/components/services-admin-section';
 import { BetaInvitesSection } from './components/beta-invites-section';
 import { ContactMessagesView, UnhandledContactMessagesBadge } from './components/contact-messages-view';
 import { LoginProvidersSection } from './components/login-providers-section';
@@ -27,7 +28,13 @@ export const ADMIN_SECTIONS: readonly AdminSection<AdminSectionId>[] = [
     icon: KeyRound,
     Component: LoginProvidersSection,
   },
-  { id: 'servicios', navLabelKey: 'admin.nav.servicios', titleKey: 'admin.sections.servicios', icon: Plug },
+  {
+    id: 'servicios',
+    navLabelKey: 'admin.nav.servicios',
+    titleKey: 'admin.sections.servicios',
+    icon: Plug,
+    Component: ServicesAdminSection,
+  },
   {
     id: 'aplicaciones',
     navLabelKey: 'admin.nav.aplicaciones',

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { DashboardPage } from '@/features/dashboard/components/dashboard-page';
+import { DashboardPage } from '@/features/services/components/dashboard-page';
 
 export const Route = createFileRoute('/_authenticated/dashboard')({
   component: DashboardPage,

@@ -1,0 +1,155 @@
+export type ServiceFamily = 'github' | 'google' | 'rotating' | 'soundcloud' | 'notion' | 'bungie' | 'battlenet';
+export type RevokeStyle = 'none' | 'rfc7009' | 'github' | 'google' | 'notion' | 'soundcloud';
+
+export interface ServiceAccount {
+  id: string;
+  name: string;
+}
+
+export interface ServiceStandInOptions {
+  name: string;
+  clientId: string;
+  clientSecret: string;
+  /** How the client authenticates at the token endpoint (default body). */
+  tokenAuth?: 'basic' | 'body';
+  /** The token request encoding accepted (default form). */
+  body?: 'form' | 'json';
+  /** Answer form-encoded unless `Accept: application/json` (GitHub). */
+  formAnswerUnlessJson?: boolean;
+  /** Headers every token, who-am-I and revocation call must carry (Notion-Version, X-API-Key). */
+  requiredHeaders?: Record<string, string>;
+  /** Refuse a `scope` parameter at authorize and token (Bungie). */
+  requireNoScope?: boolean;
+  requiredAuthParams?: Record<string, string>;
+  /** Authorize parameters without which no refresh token is issued (Google). */
+  refreshTokenRequires?: Record<string, string>;
+  pkce?: 'optional' | 'required' | 'refused';
+  refresh?: 'none' | 'static' | 'rotating';
+  refreshAnswerIncludesRefreshToken?: boolean;
+  /** Access token lifetime in seconds; null = never expires. */
+  expiresIn?: number | null;
+  revoke?: RevokeStyle;
+  apiAuthScheme?: 'Bearer' | 'OAuth';
+  whoAmI?: { path: string; answer: (account: ServiceAccount) => unknown }[];
+  tokenAnswerExtras?: (account: ServiceAccount) => Record<string, unknown>;
+  account?: ServiceAccount;
+  /** Accept refresh tokens it never issued (seeded rows, the bench). */
+  acceptAnyRefreshToken?: boolean;
+  /** Delay before each token answer (default 0: at once). */
+  latencyMs?: number;
+  /** Keep every token call in `tokenCalls` (default true). */
+  recordCalls?: boolean;
+  port?: number;
+}
+
+export interface ServiceTokenCall {
+  grantType: string;
+  clientAuth: 'basic' | 'body' | 'none';
+  contentType: string;
+  /** The values of the family's required headers as received. */
+  headers: Record<string, string | undefined>;
+  accept: string | undefined;
+  body: Record<string, string>;
+  status: number;
+  error?: string;
+}
+
+export interface ServiceAuthorizeRequest {
+  params: Record<string, string>;
+}
+
+export interface ServiceUserCall {
+  path: string;
+  scheme: string | undefined;
+  headers: Record<string, string | undefined>;
+}
+
+export interface ServiceRevocation {
+  style: RevokeStyle;
+  token: string;
+  kind: 'access' | 'refresh' | 'unknown';
+  clientAuth: 'basic' | 'none';
+  contentType: string;
+}
+
+export interface ServiceCounts {
+  authorization_code: number;
+  refresh_token: number;
+  refreshOk: number;
+  reusedRefreshTokens: number;
+  failedRefreshes: number;
+}
+
+export interface ServiceStandIn {
+  name: string;
+  url: string;
+  close(): Promise<void>;
+  clientId: string;
+  clientSecret: string;
+  authorizeUrl: string;
+  tokenUrl: string;
+  userUrl: string;
+  revokeUrl: string | null;
+  tokenCalls: ServiceTokenCall[];
+  authorizeRequests: ServiceAuthorizeRequest[];
+  userCalls: ServiceUserCall[];
+  revocations: ServiceRevocation[];
+  /** Every token issued (when recordCalls), to check none is stored or logged in plaintext. */
+  issued: { accessTokens: string[]; refreshTokens: string[] };
+  readonly counts: ServiceCounts;
+  /** Refresh tokens presented more than once: must stay 0. */
+  readonly duplicateRefreshes: number;
+  readonly account: ServiceAccount;
+  setAccount(account: ServiceAccount): ServiceAccount;
+  failNextRefresh(kind: 'invalid_grant' | 500, times?: number): void;
+  clearFailures(): void;
+  refreshTokenAlive(refreshToken: string): boolean;
+  reset(): void;
+}
+
+/** A body for PUT /api/external-services/:id. */
+export interface ServiceRowBody {
+  service_name: string;
+  service_type: string;
+  status: 'active';
+  app_id: string;
+  app_secret: string;
+  auth_url: string;
+  token_url: string;
+  user_url: string;
+  token_auth: 'basic' | 'body';
+  token_body: 'form' | 'json';
+  send_scope: boolean;
+  pkce: boolean;
+  extra_headers: Record<string, string>;
+  api_key_header: string | null;
+  api_key: string;
+  revoke_url: string;
+  revoke_style: RevokeStyle;
+  account_url: string;
+}
+
+export type ServiceStandIns = { [F in ServiceFamily]?: ServiceStandIn } & {
+  apiKey: string;
+  /** By catalog service name: github, googlecalendar, youtube, fitbit, soundcloud, notion, destiny2, wow. */
+  rows: Record<string, ServiceRowBody>;
+  close(): Promise<void>;
+};
+
+export declare const FAMILY_ROWS: {
+  readonly github: readonly ['github'];
+  readonly google: readonly ['googlecalendar', 'youtube'];
+  readonly rotating: readonly ['fitbit'];
+  readonly soundcloud: readonly ['soundcloud'];
+  readonly notion: readonly ['notion'];
+  readonly bungie: readonly ['destiny2'];
+  readonly battlenet: readonly ['wow'];
+};
+
+export declare function startServiceStandIn(options: ServiceStandInOptions): Promise<ServiceStandIn>;
+export declare function followAuthorize(authUrl: string): Promise<URL>;
+export declare function familyPresets(apiKey?: string): Record<ServiceFamily, Omit<ServiceStandInOptions, 'clientId' | 'clientSecret'>>;
+export declare function startServiceStandIns(options?: {
+  families?: ServiceFamily[];
+  overrides?: Partial<Record<ServiceFamily, Partial<ServiceStandInOptions>>>;
+}): Promise<ServiceStandIns>;

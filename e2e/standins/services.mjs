@@ -1,0 +1,600 @@
+// Local stand-ins for the outside services people connect (the dashboard's connections).
+// One configurable OAuth 2.0 provider server; each family of quirks (PROVIDERS.md) is a
+// preset of it, reachable by pointing a catalog row at it (`rows` below are ready bodies
+// for PUT /api/external-services/:id).
+//
+//   GET  /oauth/authorize          consent page: an "Authorize" link (data-testid="standin-authorize")
+//                                  to redirect_uri?code&state
+//   POST /oauth/token              authorization_code and refresh_token grants, with the family's
+//                                  client authentication (Basic or body), body encoding (form or
+//                                  JSON), required headers and scope policy
+//   GET  <who-am-I paths>          with `Authorization: <Bearer|OAuth> <token>`
+//   revocation                     per style: DELETE /applications/{client_id}/grant (github),
+//                                  POST /oauth/revoke (rfc7009, google, notion), POST /sign-out (soundcloud)
+import { Buffer } from 'node:buffer';
+import http from 'node:http';
+import { escapeHtml, guarded, listen, randomToken, readBody, s256, sendHtml, sendJson, validVerifier } from './common.mjs';
+
+const CODE_TTL_MS = 10 * 60 * 1000;
+
+/**
+ * @typedef {object} ServiceAccount
+ * @property {string} id
+ * @property {string} name
+ */
+
+/**
+ * @typedef {object} ServiceStandInOptions
+ * @property {string} name                         shown on the consent page and used in token prefixes
+ * @property {string} clientId
+ * @property {string} clientSecret
+ * @property {'basic' | 'body'} [tokenAuth]        how the client authenticates at the token endpoint (default body)
+ * @property {'form' | 'json'} [body]              the token request encoding the server accepts (default form)
+ * @property {boolean} [formAnswerUnlessJson]      answer form-encoded unless `Accept: application/json` (GitHub)
+ * @property {Record<string, string>} [requiredHeaders]  headers every token, who-am-I and revocation call must carry
+ * @property {boolean} [requireNoScope]            refuse a `scope` parameter (Bungie)
+ * @property {Record<string, string>} [requiredAuthParams]  authorize parameters that must be present with these values
+ * @property {Record<string, string>} [refreshTokenRequires]  authorize parameters without which no refresh token is issued (Google: access_type=offline, prompt=consent)
+ * @property {'optional' | 'required' | 'refused'} [pkce]  default optional (verified when a challenge was sent)
+ * @property {'none' | 'static' | 'rotating'} [refresh]  none: no refresh token; static: one that lasts (refresh answers carry none); rotating: single use, every refresh returns a new one
+ * @property {boolean} [refreshAnswerIncludesRefreshToken]  static only: also send the same refresh token back on refresh
+ * @property {number | null} [expiresIn]           access token lifetime in seconds; null = never expires (default 3600)
+ * @property {'none' | 'rfc7009' | 'github' | 'google' | 'notion' | 'soundcloud'} [revoke]
+ * @property {'Bearer' | 'OAuth'} [apiAuthScheme]  scheme the who-am-I endpoints expect (default Bearer)
+ * @property {{ path: string, answer: (account: ServiceAccount) => unknown }[]} [whoAmI]
+ * @property {(account: ServiceAccount) => Record<string, unknown>} [tokenAnswerExtras]  extra fields of an authorization_code answer (Notion's owner, Bungie's membership_id)
+ * @property {ServiceAccount} [account]
+ * @property {boolean} [acceptAnyRefreshToken]     refresh tokens it never issued are accepted (seeded rows, the bench)
+ * @property {number} [latencyMs]                  delay before each token answer (default 0: at once)
+ * @property {boolean} [recordCalls]               keep every token call in `tokenCalls` (default true; the bench turns it off)
+ * @property {number} [port]
+ */
+
+/** @param {import('node:http').IncomingMessage} req @param {string} name */
+const header = (req, name) => {
+  const value = req.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+/** @param {string | undefined} authorization @returns {{ id: string, secret: string } | undefined} */
+function parseBasic(authorization) {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(authorization ?? '');
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const separator = decoded.indexOf(':');
+  if (separator < 0) return undefined;
+  try {
+    // RFC 6749 2.3.1: both parts are form-urlencoded before encoding.
+    return { id: decodeURIComponent(decoded.slice(0, separator)), secret: decodeURIComponent(decoded.slice(separator + 1)) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Starts one configurable OAuth 2.0 provider on 127.0.0.1.
+ * @param {ServiceStandInOptions} options
+ */
+export async function startServiceStandIn(options) {
+  if (!options?.clientId || !options?.clientSecret) throw new Error('startServiceStandIn needs clientId and clientSecret');
+  const o = {
+    tokenAuth: 'body',
+    body: 'form',
+    formAnswerUnlessJson: false,
+    requiredHeaders: {},
+    requireNoScope: false,
+    requiredAuthParams: {},
+    refreshTokenRequires: {},
+    pkce: 'optional',
+    refresh: 'static',
+    refreshAnswerIncludesRefreshToken: false,
+    expiresIn: 3600,
+    revoke: 'none',
+    apiAuthScheme: 'Bearer',
+    whoAmI: [{ path: '/me', answer: (/** @type {ServiceAccount} */ a) => ({ id: a.id, name: a.name }) }],
+    tokenAnswerExtras: () => ({}),
+    acceptAnyRefreshToken: false,
+    latencyMs: 0,
+    recordCalls: true,
+    ...options,
+  };
+  const prefix = o.name.toLowerCase().replace(/[^a-z0-9]/g, '');
+  let account = o.account ?? { id: `${prefix}-user-1`, name: `${o.name} Tester` };
+
+  /** @type {Map<string, { redirectUri: string, challenge?: string, scope?: string, offline: boolean, account: ServiceAccount, expiresAt: number }>} */
+  const codes = new Map();
+  /** @type {Map<string, { account: ServiceAccount, alive: boolean }>} */
+  const accessTokens = new Map();
+  /** @type {Map<string, { account: ServiceAccount, alive: boolean, uses: number }>} */
+  const refreshTokens = new Map();
+  const issued = { accessTokens: /** @type {string[]} */ ([]), refreshTokens: /** @type {string[]} */ ([]) };
+  /** @type {import('./services.d.mts').ServiceTokenCall[]} */
+  const tokenCalls = [];
+  /** @type {import('./services.d.mts').ServiceAuthorizeRequest[]} */
+  const authorizeRequests = [];
+  /** @type {import('./services.d.mts').ServiceUserCall[]} */
+  const userCalls = [];
+  /** @type {import('./services.d.mts').ServiceRevocation[]} */
+  const revocations = [];
+  const counts = { authorization_code: 0, refresh_token: 0, refreshOk: 0, reusedRefreshTokens: 0, failedRefreshes: 0 };
+  /** @type {{ kind: 'invalid_grant' | 500, remaining: number }[]} */
+  const failures = [];
+
+  const server = http.createServer();
+  server.keepAliveTimeout = 60_000;
+  const { url, close } = await listen(server, o.port);
+
+  /** Missing or wrong required headers, or undefined when all are there. @param {import('node:http').IncomingMessage} req */
+  const headerProblem = (req) => {
+    for (const [name, value] of Object.entries(o.requiredHeaders)) {
+      if (header(req, name) !== value) return `missing or wrong ${name} header`;
+    }
+    return undefined;
+  };
+
+  /** @param {ServiceAccount} who @param {boolean} withRefresh */
+  const issue = (who, withRefresh) => {
+    const accessToken = `at_${prefix}_${randomToken(18)}`;
+    accessTokens.set(accessToken, { account: who, alive: true });
+    if (o.recordCalls) issued.accessTokens.push(accessToken);
+    /** @type {string | undefined} */
+    let refreshToken;
+    if (withRefresh) {
+      refreshToken = `rt_${prefix}_${randomToken(18)}`;
+      refreshTokens.set(refreshToken, { account: who, alive: true, uses: 0 });
+      if (o.recordCalls) issued.refreshTokens.push(refreshToken);
+    }
+    return { accessToken, refreshToken };
+  };
+
+  /** @param {string} accessToken @param {string | undefined} refreshToken */
+  const tokenAnswer = (accessToken, refreshToken) => ({
+    access_token: accessToken,
+    token_type: 'Bearer',
+    ...(o.expiresIn === null ? {} : { expires_in: o.expiresIn }),
+    ...(refreshToken ? { refresh_token: refreshToken } : {}),
+  });
+
+  server.on(
+    'request',
+    guarded(async (req, res) => {
+      const requestUrl = new URL(req.url ?? '/', url);
+      const route = `${req.method} ${requestUrl.pathname}`;
+
+      if (route === 'GET /oauth/authorize') {
+        const q = requestUrl.searchParams;
+        const params = Object.fromEntries(q);
+        authorizeRequests.push({ params });
+        const page = (/** @type {number} */ status, /** @type {string} */ message) => sendHtml(res, status, `${o.name} (stand-in)`, `<h1>${escapeHtml(message)}</h1>`);
+        if (q.get('client_id') !== o.clientId) return page(400, 'Unknown client_id');
+        const redirectUri = q.get('redirect_uri');
+        if (!redirectUri || !/^https?:\/\//.test(redirectUri)) return page(400, 'redirect_uri is missing or invalid');
+        if (q.get('response_type') !== 'code') return page(400, 'response_type must be code');
+        if (o.requireNoScope && q.has('scope')) return page(400, 'invalid_scope: this provider takes no scope parameter');
+        for (const [key, value] of Object.entries(o.requiredAuthParams)) {
+          if (q.get(key) !== value) return page(400, `${key} must be ${value}`);
+        }
+        const challenge = q.get('code_challenge') ?? undefined;
+        if (challenge && q.get('code_challenge_method') !== 'S256') return page(400, 'Only S256 PKCE is supported');
+        if (o.pkce === 'required' && !challenge) return page(400, 'PKCE (code_challenge) is required');
+        if (o.pkce === 'refused' && challenge) return page(400, 'This provider does not support PKCE');
+        const offline = Object.entries(o.refreshTokenRequires).every(([key, value]) => q.get(key) === value);
+        const code = randomToken(15);
+        codes.set(code, { redirectUri, challenge, scope: q.get('scope') ?? undefined, offline, account, expiresAt: Date.now() + CODE_TTL_MS });
+        const target = new URL(redirectUri);
+        target.searchParams.set('code', code);
+        if (q.get('state') !== null) target.searchParams.set('state', /** @type {string} */ (q.get('state')));
+        return sendHtml(
+          res,
+          200,
+          `${o.name} (stand-in)`,
+          `<div class="warn" role="alert"><strong>${escapeHtml(o.name)} (stand-in).</strong> A local test server, not the real service.</div>
+<h1>Authorize application</h1>
+<p>Signed in as <strong data-testid="standin-account">${escapeHtml(account.name)}</strong>.</p>
+<p>Scopes: <code>${escapeHtml(q.get('scope') ?? '(none)')}</code></p>
+<a class="button" data-testid="standin-authorize" href="${escapeHtml(target.toString())}">Authorize</a>`,
+        );
+      }
+
+      if (route === 'POST /oauth/token') {
+        const contentType = String(header(req, 'content-type') ?? '');
+        const body = await readBody(req);
+        const basic = parseBasic(header(req, 'authorization'));
+        /** @type {'basic' | 'body' | 'none'} */
+        const clientAuth = basic ? 'basic' : body.client_secret !== undefined ? 'body' : 'none';
+        const grantType = body.grant_type ?? '';
+        if (grantType === 'authorization_code') counts.authorization_code += 1;
+        if (grantType === 'refresh_token') counts.refresh_token += 1;
+        /** @type {import('./services.d.mts').ServiceTokenCall} */
+        const call = {
+          grantType,
+          clientAuth,
+          contentType,
+          headers: Object.fromEntries(Object.keys(o.requiredHeaders).map((name) => [name, header(req, name)])),
+          accept: header(req, 'accept'),
+          body,
+          status: 200,
+        };
+        if (o.recordCalls) tokenCalls.push(call);
+        if (o.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, o.latencyMs));
+        const wantsJson = !o.formAnswerUnlessJson || String(call.accept ?? '').includes('application/json');
+        /** @param {number} status @param {Record<string, unknown>} answer */
+        const answer = (status, answer) => {
+          call.status = status;
+          if (typeof answer.error === 'string') {
+            call.error = answer.error;
+            if (grantType === 'refresh_token') counts.failedRefreshes += 1;
+          }
+          if (wantsJson) return sendJson(res, status, answer);
+          res.writeHead(status, { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8', 'cache-control': 'no-store' });
+          res.end(new URLSearchParams(/** @type {Record<string, string>} */ (Object.fromEntries(Object.entries(answer).map(([k, v]) => [k, String(v)])))).toString());
+        };
+        /** @param {number} status @param {string} error @param {string} description */
+        const fail = (status, error, description) => answer(status, { error, error_description: description });
+
+        const expectedType = o.body === 'json' ? 'application/json' : 'application/x-www-form-urlencoded';
+        if (!contentType.includes(expectedType)) return fail(400, 'invalid_request', `The body must be ${expectedType}.`);
+        const problem = headerProblem(req);
+        if (problem) return fail(401, 'invalid_request', problem);
+        if (o.tokenAuth === 'basic') {
+          if (!basic) return fail(401, 'invalid_client', 'Client authentication must use HTTP Basic.');
+          if (body.client_secret !== undefined) return fail(400, 'invalid_request', 'Send the client secret only in the Authorization header.');
+          if (basic.id !== o.clientId || basic.secret !== o.clientSecret) return fail(401, 'invalid_client', 'Bad client credentials.');
+        } else {
+          if (basic) return fail(401, 'invalid_client', 'Send client_id and client_secret in the body.');
+          if (body.client_id !== o.clientId || body.client_secret !== o.clientSecret) return fail(401, 'invalid_client', 'Bad client credentials.');
+        }
+        if (o.requireNoScope && body.scope !== undefined) return fail(400, 'invalid_scope', 'This provider takes no scope parameter.');
+
+        if (grantType === 'authorization_code') {
+          const grant = body.code ? codes.get(body.code) : undefined;
+          if (body.code) codes.delete(body.code);
+          if (!grant || grant.expiresAt < Date.now()) return fail(400, 'invalid_grant', 'The code is invalid or expired.');
+          if (body.redirect_uri !== grant.redirectUri) return fail(400, 'invalid_grant', 'redirect_uri does not match.');
+          if (grant.challenge) {
+            if (!validVerifier(body.code_verifier) || s256(body.code_verifier) !== grant.challenge) return fail(400, 'invalid_grant', 'code_verifier does not match.');
+          } else if (body.code_verifier !== undefined && o.pkce === 'refused') {
+            return fail(400, 'invalid_request', 'No PKCE here.');
+          }
+          const tokens = issue(grant.account, o.refresh !== 'none' && grant.offline);
+          return answer(200, { ...tokenAnswer(tokens.accessToken, tokens.refreshToken), ...(grant.scope ? { scope: grant.scope } : {}), ...o.tokenAnswerExtras(grant.account) });
+        }
+
+        if (grantType === 'refresh_token') {
+          if (o.refresh === 'none') return fail(400, 'unsupported_grant_type', 'This provider issues no refresh tokens.');
+          const presented = body.refresh_token ?? '';
+          let entry = refreshTokens.get(presented);
+          if (!entry && o.acceptAnyRefreshToken && presented) {
+            entry = { account, alive: true, uses: 0 };
+            refreshTokens.set(presented, entry);
+          }
+          if (entry) {
+            entry.uses += 1;
+            if (entry.uses > 1) counts.reusedRefreshTokens += 1;
+          }
+          const failure = failures[0];
+          if (failure) {
+            failure.remaining -= 1;
+            if (failure.remaining <= 0) failures.shift();
+            if (failure.kind === 500) return fail(500, 'server_error', 'The stand-in was told to fail.');
+            return fail(400, 'invalid_grant', 'The refresh token is invalid, expired or revoked.');
+          }
+          if (!entry || !entry.alive) return fail(400, 'invalid_grant', 'The refresh token is invalid, expired or revoked.');
+          counts.refreshOk += 1;
+          if (o.refresh === 'rotating') {
+            entry.alive = false;
+            const tokens = issue(entry.account, true);
+            return answer(200, tokenAnswer(tokens.accessToken, tokens.refreshToken));
+          }
+          const tokens = issue(entry.account, false);
+          return answer(200, tokenAnswer(tokens.accessToken, o.refreshAnswerIncludesRefreshToken ? presented : undefined));
+        }
+        return fail(400, 'unsupported_grant_type', `Unsupported grant_type ${grantType}.`);
+      }
+
+      const who = o.whoAmI.find((endpoint) => req.method === 'GET' && requestUrl.pathname === endpoint.path);
+      if (who) {
+        const authorization = String(header(req, 'authorization') ?? '');
+        const match = /^(\S+)\s+(\S+)$/.exec(authorization);
+        userCalls.push({ path: requestUrl.pathname, scheme: match?.[1], headers: Object.fromEntries(Object.keys(o.requiredHeaders).map((name) => [name, header(req, name)])) });
+        const problem = headerProblem(req);
+        if (problem) return sendJson(res, 401, { error: 'invalid_request', message: problem });
+        if (!match || match[1] !== o.apiAuthScheme) return sendJson(res, 401, { error: 'invalid_token', message: `Use Authorization: ${o.apiAuthScheme} <token>` });
+        const token = accessTokens.get(match[2]);
+        if (!token?.alive) return sendJson(res, 401, { error: 'invalid_token', message: 'Unknown or revoked access token.' });
+        return sendJson(res, 200, who.answer(token.account));
+      }
+
+      const githubGrant = /^\/applications\/([^/]+)\/grant$/.exec(requestUrl.pathname);
+      const isRevocation =
+        (o.revoke === 'github' && req.method === 'DELETE' && githubGrant) ||
+        (o.revoke === 'soundcloud' && route === 'POST /sign-out') ||
+        (['rfc7009', 'google', 'notion'].includes(o.revoke) && route === 'POST /oauth/revoke');
+      if (isRevocation) {
+        const body = o.revoke === 'google' ? Object.fromEntries(requestUrl.searchParams) : await readBody(req);
+        const basic = parseBasic(header(req, 'authorization'));
+        const token = body.token ?? body.access_token ?? '';
+        const kind = accessTokens.has(token) ? 'access' : refreshTokens.has(token) ? 'refresh' : 'unknown';
+        revocations.push({ style: o.revoke, token, kind, clientAuth: basic ? 'basic' : 'none', contentType: String(header(req, 'content-type') ?? '') });
+        const problem = headerProblem(req);
+        if (problem) return sendJson(res, 401, { error: 'invalid_request', message: problem });
+        const needsBasic = o.revoke === 'github' || o.revoke === 'rfc7009' || o.revoke === 'notion';
+        if (needsBasic && (basic?.id !== o.clientId || basic?.secret !== o.clientSecret)) return sendJson(res, 401, { error: 'invalid_client' });
+        if (githubGrant && decodeURIComponent(githubGrant[1]) !== o.clientId) return sendJson(res, 404, { message: 'Not Found' });
+        const found = accessTokens.get(token) ?? refreshTokens.get(token);
+        if (found) found.alive = false;
+        if (o.revoke === 'github') {
+          res.writeHead(204);
+          return res.end();
+        }
+        return sendJson(res, 200, {});
+      }
+
+      return sendJson(res, 404, { error: 'not_found', message: `No route ${route} on the ${o.name} stand-in.` });
+    }),
+  );
+
+  return {
+    name: o.name,
+    url,
+    close,
+    clientId: o.clientId,
+    clientSecret: o.clientSecret,
+    authorizeUrl: `${url}/oauth/authorize`,
+    tokenUrl: `${url}/oauth/token`,
+    userUrl: `${url}${o.whoAmI[0]?.path ?? '/me'}`,
+    /** The revocation URL in the catalog's form (GitHub's carries `{client_id}`), or null. */
+    revokeUrl:
+      o.revoke === 'none' ? null : o.revoke === 'github' ? `${url}/applications/{client_id}/grant` : o.revoke === 'soundcloud' ? `${url}/sign-out` : `${url}/oauth/revoke`,
+    tokenCalls,
+    authorizeRequests,
+    userCalls,
+    revocations,
+    issued,
+    /** Token calls by grant type, refreshes that succeeded, refresh tokens presented more than once, refreshes answered with an error. */
+    get counts() {
+      return { ...counts };
+    },
+    /** Refresh tokens presented more than once (a concurrent or stale refresh): must stay 0. */
+    get duplicateRefreshes() {
+      return counts.reusedRefreshTokens;
+    },
+    get account() {
+      return account;
+    },
+    /** @param {ServiceAccount} next */
+    setAccount(next) {
+      account = next;
+      return account;
+    },
+    /**
+     * The next `times` refresh calls answer `invalid_grant` (400) or a 500.
+     * @param {'invalid_grant' | 500} kind
+     */
+    failNextRefresh(kind, times = 1) {
+      failures.push({ kind, remaining: times });
+    },
+    /** Forgets queued failures. */
+    clearFailures() {
+      failures.length = 0;
+    },
+    /** Whether a refresh token is still usable (rotating ones die when used). @param {string} refreshToken */
+    refreshTokenAlive(refreshToken) {
+      return refreshTokens.get(refreshToken)?.alive ?? false;
+    },
+    /** Clears the recorded calls and counters (issued tokens stay valid). */
+    reset() {
+      tokenCalls.length = 0;
+      authorizeRequests.length = 0;
+      userCalls.length = 0;
+      revocations.length = 0;
+      for (const key of Object.keys(counts)) counts[/** @type {keyof typeof counts} */ (key)] = 0;
+      for (const entry of refreshTokens.values()) entry.uses = 0;
+    },
+  };
+}
+
+/**
+ * Fetches a stand-in's consent page (an auth_url the app built) and returns where its
+ * "Authorize" link goes: the app's redirect_uri with code and state. What a person's click does.
+ * @param {string} authUrl
+ */
+export async function followAuthorize(authUrl) {
+  const response = await fetch(authUrl);
+  const html = await response.text();
+  if (response.status !== 200) throw new Error(`The stand-in refused the authorize request (${response.status}): ${html.replace(/<[^>]+>/g, ' ').trim().slice(0, 200)}`);
+  const match = /data-testid="standin-authorize" href="([^"]+)"/.exec(html);
+  if (!match) throw new Error('No Authorize link on the stand-in page');
+  return new URL(match[1].replace(/&amp;/g, '&').replace(/&#(\d+);/g, (_, code) => String.fromCharCode(Number(code))));
+}
+
+/** @param {string} prefix */
+const credentials = (prefix) => ({ clientId: `${prefix}-client-${randomToken(6)}`, clientSecret: `${prefix}-secret-${randomToken(18)}` });
+
+/**
+ * The families of quirks, as options of startServiceStandIn.
+ * @param {string} [apiKey]  Bungie's X-API-Key value
+ * @returns {Record<import('./services.d.mts').ServiceFamily, Omit<ServiceStandInOptions, 'clientId' | 'clientSecret'>>}
+ */
+export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
+  return {
+    // GitHub OAuth App: client in the body, form answer unless JSON is asked for, no refresh token, never expires.
+    github: {
+      name: 'GitHub',
+      tokenAuth: 'body',
+      body: 'form',
+      formAnswerUnlessJson: true,
+      refresh: 'none',
+      expiresIn: null,
+      revoke: 'github',
+      whoAmI: [{ path: '/user', answer: (a) => ({ login: a.name, id: Number.parseInt(a.id.replace(/\D/g, '') || '1', 10), name: a.name }) }],
+      account: { id: '4242', name: 'octo-connector' },
+    },
+    // Google: a refresh token only with access_type=offline&prompt=consent; refresh answers carry none.
+    google: {
+      name: 'Google',
+      tokenAuth: 'body',
+      body: 'form',
+      refresh: 'static',
+      refreshTokenRequires: { access_type: 'offline', prompt: 'consent' },
+      expiresIn: 3599,
+      revoke: 'google',
+      whoAmI: [
+        { path: '/v1/userinfo', answer: (a) => ({ sub: a.id, email: `${a.name.toLowerCase().replace(/\s+/g, '.')}@gmail.example`, name: a.name }) },
+        { path: '/youtube/v3/channels', answer: (a) => ({ kind: 'youtube#channelListResponse', items: [{ id: `UC${a.id}`, snippet: { title: `${a.name} channel` } }] }) },
+      ],
+      account: { id: '1122334455', name: 'Gloria Google' },
+    },
+    // Fitbit / Philips Hue: Basic auth, every refresh returns a new pair and the old refresh token dies.
+    rotating: {
+      name: 'Fitbit',
+      tokenAuth: 'basic',
+      body: 'form',
+      refresh: 'rotating',
+      expiresIn: 28_800,
+      revoke: 'rfc7009',
+      whoAmI: [{ path: '/1/user/-/profile.json', answer: (a) => ({ user: { encodedId: a.id, displayName: a.name } }) }],
+      account: { id: 'B4FIT1', name: 'Fiona Fitbit' },
+    },
+    // SoundCloud: rotating refresh tokens, client in the body, PKCE required, `Authorization: OAuth <token>`.
+    soundcloud: {
+      name: 'SoundCloud',
+      tokenAuth: 'body',
+      body: 'form',
+      requireNoScope: true,
+      pkce: 'required',
+      refresh: 'rotating',
+      expiresIn: 3600,
+      revoke: 'soundcloud',
+      apiAuthScheme: 'OAuth',
+      whoAmI: [{ path: '/me', answer: (a) => ({ id: Number.parseInt(a.id, 10) || 7, username: a.name, permalink: a.name.toLowerCase() }) }],
+      account: { id: '777', name: 'sam-soundcloud' },
+    },
+    // Notion: Basic auth + JSON body + Notion-Version on every call; owner=user; the owner comes in the token answer.
+    notion: {
+      name: 'Notion',
+      tokenAuth: 'basic',
+      body: 'json',
+      requiredHeaders: { 'Notion-Version': '2022-06-28' },
+      requireNoScope: true,
+      requiredAuthParams: { owner: 'user' },
+      refresh: 'rotating',
+      expiresIn: 3600,
+      revoke: 'notion',
+      whoAmI: [{ path: '/v1/users/me', answer: (a) => ({ object: 'user', id: `bot-${a.id}`, type: 'bot', bot: { owner: { type: 'user', user: { id: a.id, name: a.name } } } }) }],
+      tokenAnswerExtras: (a) => ({ bot_id: `bot-${a.id}`, workspace_name: `${a.name}'s workspace`, owner: { type: 'user', user: { object: 'user', id: a.id, name: a.name } } }),
+      account: { id: 'notion-user-1', name: 'Nora Notion' },
+    },
+    // Bungie: X-API-Key on every call, no scope parameter at all, no PKCE, single-use refresh tokens.
+    bungie: {
+      name: 'Bungie',
+      tokenAuth: 'basic',
+      body: 'form',
+      requiredHeaders: { 'X-API-Key': apiKey },
+      requireNoScope: true,
+      pkce: 'refused',
+      refresh: 'rotating',
+      expiresIn: 3600,
+      revoke: 'none',
+      whoAmI: [
+        {
+          path: '/Platform/User/GetMembershipsForCurrentUser/',
+          answer: (a) => ({ Response: { bungieNetUser: { membershipId: a.id, displayName: a.name }, destinyMemberships: [] }, ErrorCode: 1, ErrorStatus: 'Success' }),
+        },
+      ],
+      tokenAnswerExtras: (a) => ({ membership_id: a.id }),
+      account: { id: '4611686018', name: 'Guardian#1234' },
+    },
+    // Battle.net: Basic auth, a 24 h access token and no refresh token.
+    battlenet: {
+      name: 'Battle.net',
+      tokenAuth: 'basic',
+      body: 'form',
+      refresh: 'none',
+      expiresIn: 86_400,
+      revoke: 'none',
+      whoAmI: [{ path: '/oauth/userinfo', answer: (a) => ({ sub: a.id, id: Number.parseInt(a.id, 10) || 1, battletag: a.name }) }],
+      account: { id: '99887766', name: 'Thrall#1111' },
+    },
+  };
+}
+
+/** Which catalog rows each family serves. */
+export const FAMILY_ROWS = /** @type {const} */ ({
+  github: ['github'],
+  google: ['googlecalendar', 'youtube'],
+  rotating: ['fitbit'],
+  soundcloud: ['soundcloud'],
+  notion: ['notion'],
+  bungie: ['destiny2'],
+  battlenet: ['wow'],
+});
+
+const SERVICE_TYPES = /** @type {Record<string, string>} */ ({
+  github: 'código',
+  googlecalendar: 'calendario',
+  youtube: 'vídeo',
+  fitbit: 'salud',
+  soundcloud: 'música',
+  notion: 'notas',
+  destiny2: 'juegos',
+  wow: 'juegos',
+});
+
+/**
+ * Starts one stand-in per family and returns them with ready PUT /api/external-services/:id
+ * bodies (without the id) for the catalog rows they serve.
+ * @param {{ families?: import('./services.d.mts').ServiceFamily[], overrides?: Partial<Record<import('./services.d.mts').ServiceFamily, Partial<ServiceStandInOptions>>> }} [options]
+ */
+export async function startServiceStandIns(options = {}) {
+  const apiKey = `bungie-key-${randomToken(12)}`;
+  const presets = familyPresets(apiKey);
+  const families = options.families ?? /** @type {import('./services.d.mts').ServiceFamily[]} */ (Object.keys(presets));
+  /** @type {Partial<Record<import('./services.d.mts').ServiceFamily, Awaited<ReturnType<typeof startServiceStandIn>>>>} */
+  const standIns = {};
+  /** @type {Record<string, import('./services.d.mts').ServiceRowBody>} */
+  const rows = {};
+  try {
+    for (const family of families) {
+      const preset = presets[family];
+      const standIn = await startServiceStandIn({ ...credentials(family), ...preset, ...options.overrides?.[family] });
+      standIns[family] = standIn;
+      const o = { ...preset, ...options.overrides?.[family] };
+      for (const serviceName of FAMILY_ROWS[family]) {
+        const whoAmI = o.whoAmI ?? [];
+        const userPath = serviceName === 'youtube' ? (whoAmI[1]?.path ?? whoAmI[0]?.path) : whoAmI[0]?.path;
+        rows[serviceName] = {
+          service_name: serviceName,
+          service_type: SERVICE_TYPES[serviceName] ?? 'otros',
+          status: 'active',
+          app_id: standIn.clientId,
+          app_secret: standIn.clientSecret,
+          auth_url: standIn.authorizeUrl,
+          token_url: standIn.tokenUrl,
+          user_url: `${standIn.url}${userPath ?? '/me'}${serviceName === 'youtube' ? '?part=snippet&mine=true' : ''}`,
+          token_auth: o.tokenAuth ?? 'body',
+          token_body: o.body ?? 'form',
+          send_scope: !o.requireNoScope,
+          pkce: o.pkce !== 'refused',
+          extra_headers: Object.fromEntries(Object.entries(o.requiredHeaders ?? {}).filter(([name]) => name.toLowerCase() !== 'x-api-key')),
+          api_key_header: family === 'bungie' ? 'X-API-Key' : null,
+          api_key: family === 'bungie' ? apiKey : '',
+          revoke_url: standIn.revokeUrl ?? '',
+          revoke_style: o.revoke ?? 'none',
+          account_url: `${standIn.url}/account/connections`,
+        };
+      }
+    }
+  } catch (error) {
+    await Promise.allSettled(Object.values(standIns).map((s) => s.close()));
+    throw error;
+  }
+  return {
+    ...standIns,
+    apiKey,
+    rows,
+    close: async () => {
+      await Promise.allSettled(Object.values(standIns).map((s) => s.close()));
+    },
+  };
+}

@@ -1,0 +1,232 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { deferred, jsonResponse, stubFetch, type RecordedRequest } from '@/test/fetch-mock';
+import { ADMIN_USER, REGULAR_USER, renderWithProviders, signIn } from '@/test/render';
+import { serviceFixture } from '../test/fixtures';
+import { leavePageFor } from '../utils/leave-page';
+import { DashboardPage } from './dashboard-page';
+
+// Conectar leaves the SPA (window.location.assign), which jsdom cannot do: record the call instead.
+vi.mock('../utils/leave-page', () => ({ leavePageFor: vi.fn() }));
+
+const LONG = 'Tus repositorios, contribuciones y proyectos de código en GitHub.';
+
+const GITHUB = serviceFixture({ service_name: 'github', service_type: 'código', description: LONG });
+const SPOTIFY = serviceFixture({ service_name: 'spotify', service_type: 'música', description: 'Tu música.', connected: true, account_name: 'ana' });
+const GITHUB_LOGIN = serviceFixture({ service_name: 'githublogin', service_type: 'login', description: 'Inicia sesión en Life con tu cuenta de GitHub.' });
+const FITBIT = serviceFixture({ service_name: 'fitbit', service_type: 'salud', description: 'Tu sueño.', needs_reconnect: true });
+const GOOGLE_CALENDAR = serviceFixture({ service_name: 'googlecalendar', service_type: 'calendario', description: null });
+const ALL = [FITBIT, GITHUB, GITHUB_LOGIN, GOOGLE_CALENDAR, SPOTIFY];
+
+type Handler = (request: RecordedRequest) => Response | Promise<Response>;
+
+function renderDashboard(handler: Handler = () => jsonResponse(404, { error: 'not_found', message: 'No' })) {
+  const api = stubFetch((request) => {
+    if (request.method === 'GET' && request.url === '/api/external-services/all') return jsonResponse(200, ALL);
+    return handler(request);
+  });
+  renderWithProviders(<DashboardPage />);
+  return api;
+}
+
+function tile(name: string) {
+  return screen.getAllByTestId('service-tile').find((element) => element.dataset.service === name)!;
+}
+
+beforeEach(() => signIn(REGULAR_USER));
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  vi.mocked(leavePageFor).mockReset();
+});
+
+describe('DashboardPage', () => {
+  it('shows the title, the privacy banner, the heading and a spinner while the list loads', async () => {
+    const list = deferred<Response>();
+    stubFetch(() => list.promise);
+    renderWithProviders(<DashboardPage />);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
+    expect(screen.getByTestId('privacy-banner')).toHaveTextContent(
+      'Tus datos, tus interacciones y los servicios que conectas te pertenecen solo a ti. No almacenamos ni compartimos nada: eres tú quien decide qué se conserva y qué se elimina.',
+    );
+    expect(screen.getByRole('heading', { level: 2, name: 'Servicios disponibles' })).toBeInTheDocument();
+    expect(screen.getByPlaceholderText('Buscar servicio')).toBeInTheDocument();
+    expect(within(screen.getByTestId('services-loading')).getByRole('status')).toHaveTextContent('Cargando servicios…');
+
+    list.resolve(jsonResponse(200, ALL));
+    expect(await screen.findAllByTestId('service-tile')).toHaveLength(5);
+    expect(screen.queryByTestId('services-loading')).not.toBeInTheDocument();
+  });
+
+  it('on a failed list logs "Error cargando servicios", stops the spinner and shows no cards and no message', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    stubFetch(() => jsonResponse(500, { error: 'internal_error', message: 'Boom' }));
+    renderWithProviders(<DashboardPage />);
+    await waitFor(() => expect(error).toHaveBeenCalledWith('Error cargando servicios', expect.anything()));
+    expect(screen.queryByTestId('services-loading')).not.toBeInTheDocument();
+    expect(screen.queryAllByTestId('service-tile')).toHaveLength(0);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('services-no-match')).not.toBeInTheDocument();
+  });
+
+  it('filters by service name, ignoring case', async () => {
+    const user = userEvent.setup();
+    renderDashboard();
+    await screen.findAllByTestId('service-tile');
+    const search = screen.getByPlaceholderText('Buscar servicio');
+
+    await user.type(search, 'GITHUB');
+    expect(screen.getAllByTestId('service-tile').map((element) => element.dataset.service)).toEqual(['github', 'githublogin']);
+
+    await user.clear(search);
+    await user.type(search, 'cal');
+    expect(screen.getAllByTestId('service-tile').map((element) => element.dataset.service)).toEqual(['googlecalendar']);
+
+    await user.clear(search);
+    await user.type(search, 'narnia');
+    expect(screen.queryAllByTestId('service-tile')).toHaveLength(0);
+    expect(screen.getByTestId('services-no-match')).toHaveTextContent('Ningún servicio coincide con tu búsqueda.');
+  });
+
+  it('shows each card as the spec says: bar colour, state in words, type, 40-character description with the full text as tooltip', async () => {
+    renderDashboard();
+    await screen.findAllByTestId('service-tile');
+
+    const github = tile('github');
+    expect(github).toHaveAttribute('data-connected', 'false');
+    expect(github).toHaveClass('h-[340px]', 'w-[210px]');
+    expect(within(github).getByTestId('service-tile-bar')).toHaveClass('bg-red-600');
+    expect(within(github).getByRole('heading', { name: 'github' })).toBeInTheDocument();
+    expect(within(github).getByTestId('service-status')).toHaveTextContent('Desconectado');
+    expect(within(github).getByText('Tipo: código')).toBeInTheDocument();
+    const description = within(github).getByTestId('service-description');
+    expect(description).toHaveTextContent('Tus repositorios, contribuciones y proye…');
+    expect(description).toHaveAttribute('title', LONG);
+    expect(within(github).getByRole('button', { name: 'Editar github' })).toBeInTheDocument();
+    expect(within(github).getByRole('button', { name: 'Conectar' })).toHaveClass('bg-red-600');
+    expect(within(github).queryByRole('button', { name: 'Desconectar' })).not.toBeInTheDocument();
+
+    const spotify = tile('spotify');
+    expect(spotify).toHaveAttribute('data-connected', 'true');
+    expect(within(spotify).getByTestId('service-tile-bar')).toHaveClass('bg-green-600');
+    expect(within(spotify).getByTestId('service-status')).toHaveTextContent('Conectado');
+    expect(within(spotify).getByTestId('service-description')).toHaveTextContent('Tu música.');
+    expect(within(spotify).queryByRole('button', { name: 'Conectar' })).not.toBeInTheDocument();
+    expect(within(spotify).getByRole('button', { name: 'Desconectar' })).toBeInTheDocument();
+
+    // Login-type services are never connected from here.
+    const login = tile('githublogin');
+    expect(within(login).getByText('Tipo: login')).toBeInTheDocument();
+    expect(within(login).queryByRole('button', { name: 'Conectar' })).not.toBeInTheDocument();
+    expect(within(login).queryByRole('button', { name: 'Desconectar' })).not.toBeInTheDocument();
+
+    // A broken connection offers Reconectar instead of Conectar.
+    const fitbit = tile('fitbit');
+    expect(within(fitbit).getByTestId('service-status')).toHaveTextContent('Desconectado');
+    expect(within(fitbit).getByRole('button', { name: 'Reconectar' })).toBeInTheDocument();
+    expect(within(fitbit).queryByRole('button', { name: 'Conectar' })).not.toBeInTheDocument();
+
+    // No description: nothing to cut and no tooltip.
+    expect(within(tile('googlecalendar')).getByTestId('service-description')).not.toHaveAttribute('title');
+  });
+
+  it('Conectar asks the backend for the authorisation URL and sends the browser there', async () => {
+    const user = userEvent.setup();
+    const { requests } = renderDashboard(() => jsonResponse(200, { auth_url: 'https://github.example/authorize?state=s1' }));
+    await screen.findAllByTestId('service-tile');
+    await user.click(within(tile('github')).getByRole('button', { name: 'Conectar' }));
+
+    await waitFor(() => expect(leavePageFor).toHaveBeenCalledWith('https://github.example/authorize?state=s1'));
+    const call = requests.find((request) => request.method === 'POST')!;
+    expect(call.url).toBe('/api/external-services/github/auth');
+    expect(call.body).toBeUndefined();
+    expect(call.headers.Authorization).toBe('Bearer test-token');
+  });
+
+  it('Reconectar runs the same flow', async () => {
+    const user = userEvent.setup();
+    const { requests } = renderDashboard(() => jsonResponse(200, { auth_url: 'https://fitbit.example/authorize' }));
+    await screen.findAllByTestId('service-tile');
+    await user.click(within(tile('fitbit')).getByRole('button', { name: 'Reconectar' }));
+    await waitFor(() => expect(leavePageFor).toHaveBeenCalledWith('https://fitbit.example/authorize'));
+    expect(requests.find((request) => request.method === 'POST')!.url).toBe('/api/external-services/fitbit/auth');
+  });
+
+  it('alerts "No se recibió URL de autenticación" when the answer has no URL', async () => {
+    const alert = vi.spyOn(window, 'alert').mockImplementation(() => {});
+    const user = userEvent.setup();
+    renderDashboard(() => jsonResponse(200, {}));
+    await screen.findAllByTestId('service-tile');
+    await user.click(within(tile('github')).getByRole('button', { name: 'Conectar' }));
+    await waitFor(() => expect(alert).toHaveBeenCalledWith('No se recibió URL de autenticación'));
+    expect(leavePageFor).not.toHaveBeenCalled();
+    expect(within(tile('github')).getByRole('button', { name: 'Conectar' })).toBeEnabled();
+  });
+
+  it('alerts "Error al conectar con el servicio" (with the server message) when the call fails', async () => {
+    const alert = vi.spyOn(window, 'alert').mockImplementation(() => {});
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const user = userEvent.setup();
+    let answer: () => Response = () => jsonResponse(409, { error: 'service_not_active', message: 'Este servicio no está activo ahora mismo.' });
+    renderDashboard(() => answer());
+    await screen.findAllByTestId('service-tile');
+
+    await user.click(within(tile('github')).getByRole('button', { name: 'Conectar' }));
+    await waitFor(() => expect(alert).toHaveBeenCalledWith('Error al conectar con el servicio\nEste servicio no está activo ahora mismo.'));
+
+    answer = () => {
+      throw new TypeError('Failed to fetch');
+    };
+    await user.click(within(tile('github')).getByRole('button', { name: 'Conectar' }));
+    await waitFor(() => expect(alert).toHaveBeenLastCalledWith('Error al conectar con el servicio'));
+    expect(leavePageFor).not.toHaveBeenCalled();
+  });
+
+  it('Desconectar asks first, then deletes the connection and says where to finish when the provider cannot revoke', async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
+    const user = userEvent.setup();
+    const { requests } = renderDashboard(() =>
+      jsonResponse(200, { service: 'spotify', revoked_at_provider: false, finish_at: 'https://www.spotify.com/account/apps/' }),
+    );
+    await screen.findAllByTestId('service-tile');
+    const deletes = () => requests.filter((request) => request.method === 'DELETE');
+
+    await user.click(within(tile('spotify')).getByRole('button', { name: 'Desconectar' }));
+    expect(confirm).toHaveBeenCalledWith('¿Desconectar spotify? Borraremos tus tokens de este servicio.');
+    expect(deletes()).toHaveLength(0);
+
+    await user.click(within(tile('spotify')).getByRole('button', { name: 'Desconectar' }));
+    await waitFor(() => expect(deletes()).toHaveLength(1));
+    expect(deletes()[0]!.url).toBe('/api/external-services/spotify/connection');
+    const finish = await screen.findByTestId('finish-at');
+    expect(finish).toHaveTextContent('Para terminar, retira el acceso de Life en https://www.spotify.com/account/apps/');
+    expect(within(finish).getByRole('link')).toHaveAttribute('href', 'https://www.spotify.com/account/apps/');
+    // The list is read again to show the new state.
+    await waitFor(() => expect(requests.filter((request) => request.url === '/api/external-services/all')).toHaveLength(2));
+
+    await user.click(within(finish).getByRole('button', { name: 'Cerrar aviso' }));
+    expect(screen.queryByTestId('finish-at')).not.toBeInTheDocument();
+  });
+
+  it('for a regular user the edit button opens the credentials dialog of that service', async () => {
+    const user = userEvent.setup();
+    renderDashboard();
+    await screen.findAllByTestId('service-tile');
+    await user.click(screen.getByRole('button', { name: 'Editar github' }));
+    const dialog = await screen.findByTestId('credentials-dialog');
+    expect(within(dialog).getByRole('heading', { name: 'Editar credenciales - github' })).toBeInTheDocument();
+    expect(screen.queryByTestId('service-dialog')).not.toBeInTheDocument();
+  });
+
+  it('for an admin the edit button opens the service edit dialog', async () => {
+    signIn(ADMIN_USER);
+    const user = userEvent.setup();
+    renderDashboard();
+    await screen.findAllByTestId('service-tile');
+    await user.click(screen.getByRole('button', { name: 'Editar spotify' }));
+    const dialog = await screen.findByTestId('service-dialog');
+    expect(within(dialog).getByTestId('service-field-service_name')).toHaveValue('spotify');
+    expect(screen.queryByTestId('credentials-dialog')).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,153 @@
+import { useEffect, useId, useState } from 'react';
+import type { ExternalServiceDto } from '@life/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import { ExternalLink, Search, X } from 'lucide-react';
+import { Trans, useTranslation } from 'react-i18next';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { Spinner } from '@/components/ui/spinner';
+import { useSession } from '@/lib/session';
+import { SERVICES_QUERY_KEY, useServices } from '../api/get-services';
+import { useStartConnection } from '../api/start-connection';
+import { useDisconnectFlow, type FinishAt } from '../hooks/use-disconnect-flow';
+import { filterServices } from '../utils/service-rules';
+import { CredentialsDialog } from './credentials-dialog';
+import { ServiceEditDialog } from './service-edit-dialog';
+import { ServiceTile } from './service-tile';
+
+/**
+ * /dashboard (spec section 2): the privacy promise, then the services as 210 × 340 cards with a
+ * search by name. The edit button opens the service edit dialog for admins and the person's own
+ * credentials dialog for everyone else (docs/decisions/0009-dashboard-edit-button.md).
+ */
+export function DashboardPage() {
+  const { t } = useTranslation();
+  const searchId = useId();
+  const { isAdmin } = useSession();
+  const queryClient = useQueryClient();
+  const services = useServices();
+  const { connect, pending: connecting } = useStartConnection();
+  const disconnect = useDisconnectFlow();
+  const [query, setQuery] = useState('');
+  // Keep the service while a dialog animates closed, so its title does not flip.
+  const [editing, setEditing] = useState<{ open: boolean; service: ExternalServiceDto | null }>({ open: false, service: null });
+
+  useEffect(() => {
+    // Spec section 8: only logged; the spinner stops and the list stays empty, with no message.
+    if (services.error) console.error('Error cargando servicios', services.error);
+  }, [services.error]);
+
+  const all = services.data ?? [];
+  const shown = filterServices(all, query);
+  const closeEditor = (open: boolean) => setEditing((current) => ({ ...current, open }));
+
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
+      <h1 className="text-3xl font-bold tracking-tight text-foreground">{t('dashboard.title')}</h1>
+
+      <Alert variant="warning" role="note" className="mt-6" data-testid="privacy-banner">
+        <p className="font-semibold">{t('dashboard.privacy.title')}</p>
+        <p className="mt-1">{t('dashboard.privacy.body')}</p>
+      </Alert>
+
+      <section aria-labelledby={`${searchId}-heading`} className="mt-10">
+        <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+          <h2 id={`${searchId}-heading`} className="text-2xl font-semibold tracking-tight text-foreground">
+            {t('dashboard.servicesTitle')}
+          </h2>
+          <div className="relative w-full sm:max-w-xs">
+            <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3.5 size-4 -translate-y-1/2 text-muted-foreground" />
+            <Input
+              id={searchId}
+              type="search"
+              value={query}
+              onChange={(event) => setQuery(event.target.value)}
+              placeholder={t('dashboard.search')}
+              aria-label={t('dashboard.search')}
+              autoComplete="off"
+              spellCheck={false}
+              className="pl-10"
+              data-testid="service-search"
+            />
+          </div>
+        </div>
+
+        {disconnect.finishAt && <FinishAtBanner finishAt={disconnect.finishAt} onDismiss={disconnect.dismissFinishAt} />}
+
+        {services.isPending ? (
+          <div className="flex justify-center py-16" data-testid="services-loading">
+            <Spinner label={t('dashboard.loading')} />
+          </div>
+        ) : all.length > 0 && shown.length === 0 ? (
+          <p className="py-16 text-center text-sm text-muted-foreground" data-testid="services-no-match">
+            {t('dashboard.noMatch')}
+          </p>
+        ) : (
+          // Fixed 210 px columns (spec section 9): five fit the page at 1280 px; on wide screens they spread to both edges.
+          <ul className="mt-6 grid grid-cols-[repeat(auto-fill,210px)] justify-center gap-x-3 gap-y-4 lg:justify-between" data-testid="services-grid">
+            {shown.map((service) => (
+              <li key={service.id}>
+                <ServiceTile
+                  service={service}
+                  onEdit={(target) => setEditing({ open: true, service: target })}
+                  onConnect={(target) => void connect(target.service_name)}
+                  onDisconnect={(target) => disconnect.start(target.service_name)}
+                  connecting={connecting === service.service_name}
+                  disconnecting={disconnect.pending === service.service_name}
+                />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      {isAdmin ? (
+        <ServiceEditDialog open={editing.open} onOpenChange={closeEditor} service={editing.service} />
+      ) : (
+        <CredentialsDialog
+          open={editing.open}
+          onOpenChange={closeEditor}
+          service={editing.service}
+          onSaved={() => void queryClient.invalidateQueries({ queryKey: SERVICES_QUERY_KEY })}
+        />
+      )}
+    </div>
+  );
+}
+
+/** After Desconectar, when the provider could not be told: where to remove Life's access by hand. */
+function FinishAtBanner({ finishAt, onDismiss }: { finishAt: FinishAt; onDismiss: () => void }) {
+  const { t } = useTranslation();
+  const safe = /^https?:\/\//i.test(finishAt.url);
+  return (
+    <Alert
+      variant="warning"
+      className="mt-6"
+      data-testid="finish-at"
+      action={
+        <Button variant="ghost" size="icon" className="-my-1.5 -mr-2 size-8 [&_svg]:size-4" aria-label={t('services.dismiss')} onClick={onDismiss}>
+          <X aria-hidden="true" />
+        </Button>
+      }
+    >
+      <Trans
+        i18nKey="services.finishAt"
+        values={{ finishAt: finishAt.url, service: finishAt.service }}
+        components={{
+          link: safe ? (
+            <a
+              href={finishAt.url}
+              target="_blank"
+              rel="noreferrer noopener"
+              className="inline-flex items-center gap-1 font-medium break-all underline underline-offset-2"
+            />
+          ) : (
+            <span className="font-medium break-all" />
+          ),
+        }}
+      />
+      {safe && <ExternalLink aria-hidden="true" className="ml-1 inline size-3.5 align-[-2px]" />}
+    </Alert>
+  );
+}

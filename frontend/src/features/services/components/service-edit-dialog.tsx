@@ -1,0 +1,360 @@
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { REVOKE_STYLES, SECRET_MASK, SERVICE_STATUSES, type ExternalServiceDto } from '@life/contracts';
+import { ChevronRight, LoaderCircle } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { NativeSelect } from '@/components/ui/native-select';
+import { Textarea } from '@/components/ui/textarea';
+import { apiErrorMessage } from '@/lib/api-client';
+import { cn } from '@/lib/utils';
+import { useUpdateService } from '../api/update-service';
+
+/** Plain text fields of the External service entity (spec section 3), in form order. */
+const MAIN_TEXT_FIELDS = ['scopes', 'app_id'] as const;
+const URL_FIELDS = ['base_url', 'auth_url', 'token_url', 'redirect_url', 'user_url'] as const;
+const ADVANCED_TEXT_FIELDS = ['api_key_header', 'revoke_url', 'account_url'] as const;
+const JSON_FIELDS = ['extra_auth_params', 'extra_headers'] as const;
+/** Nullable text fields: a blank one is sent as null. */
+const NULLABLE_FIELDS = ['description', ...MAIN_TEXT_FIELDS, ...URL_FIELDS, ...ADVANCED_TEXT_FIELDS] as const;
+
+type JsonField = (typeof JSON_FIELDS)[number];
+type NullableField = (typeof NULLABLE_FIELDS)[number];
+
+interface FormValues extends Record<NullableField | JsonField, string> {
+  service_name: string;
+  service_type: string;
+  status: ExternalServiceDto['status'];
+  app_secret: string;
+  api_key: string;
+  token_auth: ExternalServiceDto['token_auth'];
+  token_body: ExternalServiceDto['token_body'];
+  send_scope: boolean;
+  pkce: boolean;
+  revoke_style: ExternalServiceDto['revoke_style'];
+}
+
+function valuesOf(service: ExternalServiceDto): FormValues {
+  const nullable = Object.fromEntries(NULLABLE_FIELDS.map((field) => [field, service[field] ?? ''])) as Record<NullableField, string>;
+  return {
+    ...nullable,
+    service_name: service.service_name,
+    service_type: service.service_type,
+    status: service.status,
+    app_secret: service.app_secret,
+    api_key: service.api_key,
+    token_auth: service.token_auth,
+    token_body: service.token_body,
+    send_scope: service.send_scope,
+    pkce: service.pkce,
+    revoke_style: service.revoke_style,
+    extra_auth_params: JSON.stringify(service.extra_auth_params, null, 2),
+    extra_headers: JSON.stringify(service.extra_headers, null, 2),
+  };
+}
+
+/** A JSON object of strings, or undefined when the text is not one. Blank text is `{}`. */
+export function parseStringRecord(text: string): Record<string, string> | undefined {
+  if (!text.trim()) return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+    if (!Object.values(value).every((entry) => typeof entry === 'string')) return undefined;
+    return value as Record<string, string>;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The full service object with the edited fields (spec section 7): blanks become null, the secrets
+ * go as typed ('********' keeps the stored one, '' removes it). Undefined when a JSON field is invalid.
+ */
+export function serviceWithEdits(service: ExternalServiceDto, values: FormValues): ExternalServiceDto | undefined {
+  const extraAuthParams = parseStringRecord(values.extra_auth_params);
+  const extraHeaders = parseStringRecord(values.extra_headers);
+  if (!extraAuthParams || !extraHeaders) return undefined;
+  const nullable = Object.fromEntries(NULLABLE_FIELDS.map((field) => [field, values[field].trim() || null])) as Record<NullableField, string | null>;
+  return {
+    ...service,
+    ...nullable,
+    service_name: values.service_name.trim(),
+    service_type: values.service_type.trim(),
+    status: values.status,
+    app_secret: values.app_secret,
+    api_key: values.api_key,
+    token_auth: values.token_auth,
+    token_body: values.token_body,
+    send_scope: values.send_scope,
+    pkce: values.pkce,
+    revoke_style: values.revoke_style,
+    extra_auth_params: extraAuthParams,
+    extra_headers: extraHeaders,
+  };
+}
+
+export interface ServiceEditDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  service?: ExternalServiceDto | null;
+}
+
+/** The admins' service edit dialog (dashboard edit button and the admin 'Servicios Conectados' section). */
+export function ServiceEditDialog({ open, onOpenChange, service }: ServiceEditDialogProps) {
+  const { t } = useTranslation();
+  return (
+    <Dialog open={open && !!service} onOpenChange={onOpenChange}>
+      {/* Above the admin panel (z-70); the fields scroll between a fixed title and fixed buttons. */}
+      <DialogContent
+        className="z-[80] max-w-2xl overflow-hidden"
+        overlayClassName="z-[80]"
+        data-testid="service-dialog"
+        // Radix would focus the first field with its text selected, so one stray key replaces the name.
+        onOpenAutoFocus={(event) => {
+          event.preventDefault();
+          (event.currentTarget as HTMLElement).querySelector<HTMLElement>('input, textarea')?.focus();
+        }}
+      >
+        <DialogHeader>
+          <DialogTitle>{t('services.form.title', { name: service?.service_name ?? '' })}</DialogTitle>
+          <DialogDescription>{t('services.form.description')}</DialogDescription>
+        </DialogHeader>
+        {/* Remounted for each service, so the fields start from its values. */}
+        {service && <ServiceForm key={service.id} service={service} onDone={() => onOpenChange(false)} />}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function ServiceForm({ service, onDone }: { service: ExternalServiceDto; onDone: () => void }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const [values, setValues] = useState<FormValues>(() => valuesOf(service));
+  const [jsonErrors, setJsonErrors] = useState<Partial<Record<JsonField, boolean>>>({});
+  const update = useUpdateService();
+  const saving = update.isPending;
+
+  function set<K extends keyof FormValues>(field: K, value: FormValues[K]) {
+    setValues((current) => ({ ...current, [field]: value }));
+    if (field === 'extra_auth_params' || field === 'extra_headers') setJsonErrors((current) => ({ ...current, [field]: false }));
+    if (update.isError) update.reset();
+  }
+
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const invalid = JSON_FIELDS.filter((field) => parseStringRecord(values[field]) === undefined);
+    setJsonErrors(Object.fromEntries(invalid.map((field) => [field, true])));
+    const edited = serviceWithEdits(service, values);
+    if (!edited || invalid.length > 0) {
+      // The JSON fields live in the 'Avanzado' group: open it and put the cursor on the first bad one.
+      const form = event.currentTarget;
+      const advanced = form.querySelector('details');
+      if (advanced) advanced.open = true;
+      form.ownerDocument.getElementById(fieldId(invalid[0]!))?.focus();
+      return;
+    }
+    update.mutate(edited, { onSuccess: onDone });
+  }
+
+  const fieldId = (field: string) => `${id}-${field}`;
+  const common = (field: keyof FormValues) => ({ id: fieldId(field), name: field, disabled: saving, 'data-testid': `service-field-${field}` });
+  const text = (field: NullableField | 'service_name' | 'service_type', { url = false, wide = false } = {}) => (
+    <Field key={field} label={t(`services.form.fields.${field}`)} htmlFor={fieldId(field)} wide={wide}>
+      <Input
+        {...common(field)}
+        type="text"
+        inputMode={url ? 'url' : undefined}
+        autoComplete="off"
+        spellCheck={false}
+        value={values[field]}
+        onChange={(event) => set(field, event.target.value)}
+      />
+    </Field>
+  );
+  const secret = (field: 'app_secret' | 'api_key') => (
+    <Field
+      label={t(`services.form.fields.${field}`)}
+      htmlFor={fieldId(field)}
+      hint={service[field] === SECRET_MASK ? t('services.form.secretHint') : undefined}
+      hintId={`${fieldId(field)}-hint`}
+    >
+      <Input
+        {...common(field)}
+        type="password"
+        autoComplete="new-password"
+        value={values[field]}
+        // Typing into the mask would append to it: select it so the first key replaces it.
+        onFocus={(event) => event.currentTarget.select()}
+        onChange={(event) => set(field, event.target.value)}
+        aria-describedby={service[field] === SECRET_MASK ? `${fieldId(field)}-hint` : undefined}
+      />
+    </Field>
+  );
+  const checkbox = (field: 'send_scope' | 'pkce') => (
+    <label
+      key={field}
+      htmlFor={fieldId(field)}
+      className="flex min-h-11 cursor-pointer items-center gap-3 rounded-xl border border-input bg-card px-4 text-sm shadow-xs"
+    >
+      <input
+        {...common(field)}
+        type="checkbox"
+        checked={values[field]}
+        onChange={(event) => set(field, event.target.checked)}
+        className="size-4 cursor-pointer accent-primary disabled:cursor-not-allowed"
+      />
+      <span className="font-mono text-xs font-medium text-muted-foreground">{t(`services.form.fields.${field}`)}</span>
+    </label>
+  );
+
+  const saveError = update.isError ? t('services.form.saveError', { message: apiErrorMessage(update.error) ?? t('services.form.unknownError') }) : undefined;
+
+  return (
+    <form onSubmit={handleSubmit} noValidate className="flex min-h-0 flex-1 flex-col gap-4">
+      <div className="-mx-6 grid min-h-0 flex-1 content-start gap-4 overflow-y-auto px-6 pt-1 pb-2 sm:-mx-7 sm:grid-cols-2 sm:px-7">
+        {text('service_name')}
+        {text('service_type')}
+        <Field label={t('services.form.fields.description')} htmlFor={fieldId('description')} wide>
+          <Textarea
+            {...common('description')}
+            rows={3}
+            className="min-h-20"
+            value={values.description}
+            onChange={(event) => set('description', event.target.value)}
+          />
+        </Field>
+        <Field label={t('services.form.fields.status')} htmlFor={fieldId('status')}>
+          <NativeSelect {...common('status')} value={values.status} onChange={(event) => set('status', event.target.value as FormValues['status'])}>
+            {SERVICE_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {t(`services.statuses.${status}`)}
+              </option>
+            ))}
+          </NativeSelect>
+        </Field>
+        {text('scopes')}
+        {text('app_id')}
+        {secret('app_secret')}
+        {URL_FIELDS.map((field) => text(field, { url: true, wide: true }))}
+
+        <details className="group/advanced rounded-2xl border bg-muted/30 sm:col-span-2" data-testid="service-advanced">
+          <summary className="flex cursor-pointer list-none items-center gap-2 rounded-2xl px-4 py-3 text-sm font-semibold text-foreground select-none hover:bg-muted/60 [&::-webkit-details-marker]:hidden">
+            <ChevronRight aria-hidden="true" className="size-4 transition-transform group-open/advanced:rotate-90" />
+            {t('services.form.advanced')}
+          </summary>
+          <div className="grid gap-4 border-t px-4 pt-4 pb-4 sm:grid-cols-2">
+            <Field label={t('services.form.fields.token_auth')} htmlFor={fieldId('token_auth')}>
+              <NativeSelect
+                {...common('token_auth')}
+                value={values.token_auth}
+                onChange={(event) => set('token_auth', event.target.value as FormValues['token_auth'])}
+              >
+                <option value="body">body</option>
+                <option value="basic">basic</option>
+              </NativeSelect>
+            </Field>
+            <Field label={t('services.form.fields.token_body')} htmlFor={fieldId('token_body')}>
+              <NativeSelect
+                {...common('token_body')}
+                value={values.token_body}
+                onChange={(event) => set('token_body', event.target.value as FormValues['token_body'])}
+              >
+                <option value="form">form</option>
+                <option value="json">json</option>
+              </NativeSelect>
+            </Field>
+            {checkbox('send_scope')}
+            {checkbox('pkce')}
+            {JSON_FIELDS.map((field) => (
+              <Field
+                key={field}
+                label={t(`services.form.fields.${field}`)}
+                htmlFor={fieldId(field)}
+                wide
+                error={jsonErrors[field] ? t('services.form.invalidJson') : undefined}
+                hintId={`${fieldId(field)}-error`}
+              >
+                <Textarea
+                  {...common(field)}
+                  rows={3}
+                  spellCheck={false}
+                  className="min-h-20 font-mono text-xs sm:text-xs"
+                  value={values[field]}
+                  aria-invalid={jsonErrors[field] || undefined}
+                  aria-describedby={jsonErrors[field] ? `${fieldId(field)}-error` : undefined}
+                  onChange={(event) => set(field, event.target.value)}
+                />
+              </Field>
+            ))}
+            {text('api_key_header')}
+            {secret('api_key')}
+            {text('revoke_url', { url: true, wide: true })}
+            <Field label={t('services.form.fields.revoke_style')} htmlFor={fieldId('revoke_style')}>
+              <NativeSelect
+                {...common('revoke_style')}
+                value={values.revoke_style}
+                onChange={(event) => set('revoke_style', event.target.value as FormValues['revoke_style'])}
+              >
+                {REVOKE_STYLES.map((style) => (
+                  <option key={style} value={style}>
+                    {style}
+                  </option>
+                ))}
+              </NativeSelect>
+            </Field>
+            {text('account_url', { url: true, wide: true })}
+          </div>
+        </details>
+      </div>
+      {saveError && (
+        <Alert variant="error" data-testid="service-save-error">
+          {saveError}
+        </Alert>
+      )}
+      <div className="-mx-6 flex flex-col-reverse gap-3 border-t px-6 pt-4 sm:-mx-7 sm:flex-row sm:justify-end sm:px-7">
+        <Button variant="outline" onClick={onDone} data-testid="service-cancel">
+          {t('services.form.cancel')}
+        </Button>
+        <Button type="submit" disabled={saving} data-testid="service-save">
+          {saving && <LoaderCircle aria-hidden="true" className="animate-spin" />}
+          {t('services.form.save')}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+interface FieldProps {
+  label: string;
+  htmlFor: string;
+  children: ReactNode;
+  /** Takes the full width on wide screens. */
+  wide?: boolean;
+  hint?: string;
+  error?: string;
+  hintId?: string;
+}
+
+function Field({ label, htmlFor, children, wide = false, hint, error, hintId }: FieldProps) {
+  return (
+    <div className={cn('grid content-start gap-1.5', wide && 'sm:col-span-2')}>
+      <label htmlFor={htmlFor} className="font-mono text-xs font-medium text-muted-foreground">
+        {label}
+      </label>
+      {children}
+      {error ? (
+        <p id={hintId} className="text-xs text-destructive">
+          {error}
+        </p>
+      ) : (
+        hint && (
+          <p id={hintId} className="text-xs text-muted-foreground">
+            {hint}
+          </p>
+        )
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,174 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { jsonResponse, stubFetch, type RecordedRequest } from '@/test/fetch-mock';
+import { ADMIN_USER, renderWithProviders, signIn } from '@/test/render';
+import { serviceFixture } from '../test/fixtures';
+import { leavePageFor } from '../utils/leave-page';
+import { ServicesAdminSection } from './services-admin-section';
+
+vi.mock('../utils/leave-page', () => ({ leavePageFor: vi.fn() }));
+
+const LONG = 'Tu sueño, tu actividad y tu salud desde tu pulsera Fitbit.';
+const FITBIT = serviceFixture({
+  service_name: 'fitbit',
+  service_type: 'salud',
+  description: LONG,
+  scopes: 'activity sleep',
+  app_secret: '********',
+  token_auth: 'basic',
+  pkce: true,
+  extra_auth_params: { prompt: 'consent' },
+  revoke_style: 'rfc7009',
+});
+const SPOTIFY = serviceFixture({ service_name: 'spotify', service_type: 'música', description: 'Tu música.', connected: true });
+const LOGIN = serviceFixture({ service_name: 'githublogin', service_type: 'login', description: null });
+
+type Handler = (request: RecordedRequest) => Response | Promise<Response>;
+
+function renderSection(onWrite: Handler = (request) => jsonResponse(200, request.body)) {
+  const api = stubFetch((request) => (request.method === 'GET' ? jsonResponse(200, [FITBIT, LOGIN, SPOTIFY]) : onWrite(request)));
+  renderWithProviders(<ServicesAdminSection />);
+  return { ...api, puts: () => api.requests.filter((request) => request.method === 'PUT') };
+}
+
+function row(name: string) {
+  return screen.getAllByTestId('service-row').find((element) => element.dataset.service === name)!;
+}
+
+async function openEditor(name: string) {
+  const user = userEvent.setup();
+  await screen.findAllByTestId('service-row');
+  await user.click(within(row(name)).getByRole('button', { name: `Editar ${name}` }));
+  return { user, dialog: await screen.findByTestId('service-dialog') };
+}
+
+beforeEach(() => signIn(ADMIN_USER));
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  vi.mocked(leavePageFor).mockReset();
+});
+
+describe('ServicesAdminSection', () => {
+  it('lists Servicio, Tipo, Estado (Conectado/Desconectado) and Descripción (40 characters, full text as tooltip)', async () => {
+    renderSection();
+    await screen.findAllByTestId('service-row');
+    const table = screen.getByTestId('services-table');
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent),
+    ).toEqual(['Servicio', 'Tipo', 'Estado', 'Descripción', 'Acciones']);
+
+    const fitbit = within(row('fitbit')).getAllByRole('cell');
+    expect(fitbit.slice(0, 4).map((cell) => cell.textContent)).toEqual(['fitbit', 'salud', 'Desconectado', 'Tu sueño, tu actividad y tu salud desde…']);
+    expect(fitbit[3]).toHaveAttribute('title', LONG);
+    expect(within(row('spotify')).getAllByRole('cell')[2]).toHaveTextContent('Conectado');
+  });
+
+  it('offers Conectar with the dashboard rule (not connected, not login) and runs the same flow', async () => {
+    const { requests } = renderSection((request) => jsonResponse(200, { auth_url: `https://provider.example${request.url}` }));
+    await screen.findAllByTestId('service-row');
+    expect(within(row('spotify')).queryByRole('button', { name: 'Conectar' })).not.toBeInTheDocument();
+    expect(within(row('githublogin')).queryByRole('button', { name: 'Conectar' })).not.toBeInTheDocument();
+
+    await userEvent.setup().click(within(row('fitbit')).getByRole('button', { name: 'Conectar' }));
+    await waitFor(() => expect(leavePageFor).toHaveBeenCalledWith('https://provider.example/api/external-services/fitbit/auth'));
+    expect(requests.filter((request) => request.method === 'POST')).toHaveLength(1);
+  });
+
+  it('the edit dialog shows every field, the status in Spanish and the secret masked', async () => {
+    renderSection();
+    const { dialog } = await openEditor('fitbit');
+    expect(within(dialog).getByRole('heading', { name: 'Editar servicio - fitbit' })).toBeInTheDocument();
+    for (const field of [
+      'service_name',
+      'service_type',
+      'description',
+      'status',
+      'scopes',
+      'app_id',
+      'app_secret',
+      'base_url',
+      'auth_url',
+      'token_url',
+      'redirect_url',
+      'user_url',
+      'token_auth',
+      'token_body',
+      'send_scope',
+      'pkce',
+      'extra_auth_params',
+      'extra_headers',
+      'api_key_header',
+      'api_key',
+      'revoke_url',
+      'revoke_style',
+      'account_url',
+    ]) {
+      expect(within(dialog).getByTestId(`service-field-${field}`)).toBeInTheDocument();
+    }
+    const status = within(dialog).getByTestId('service-field-status');
+    expect(
+      within(status)
+        .getAllByRole('option')
+        .map((option) => [option.getAttribute('value'), option.textContent]),
+    ).toEqual([
+      ['announced', 'Anunciado'],
+      ['inactive', 'Inactivo'],
+      ['active', 'Activo'],
+      ['maintenance', 'Mantenimiento'],
+    ]);
+    expect(status).toHaveValue('active');
+    expect(within(dialog).getByTestId('service-field-app_secret')).toHaveAttribute('type', 'password');
+    expect(within(dialog).getByTestId('service-field-app_secret')).toHaveValue('********');
+    expect(within(dialog).getByText('Avanzado')).toBeInTheDocument();
+    expect(within(dialog).getByTestId('service-field-pkce')).toBeChecked();
+    expect(JSON.parse((within(dialog).getByTestId('service-field-extra_auth_params') as HTMLTextAreaElement).value)).toEqual({ prompt: 'consent' });
+  });
+
+  it('Guardar PUTs the full service object with the edited fields, then closes', async () => {
+    const { puts } = renderSection();
+    const { user, dialog } = await openEditor('fitbit');
+    await user.selectOptions(within(dialog).getByTestId('service-field-status'), 'maintenance');
+    await user.clear(within(dialog).getByTestId('service-field-scopes'));
+    await user.type(within(dialog).getByTestId('service-field-scopes'), 'activity heartrate');
+    await user.clear(within(dialog).getByTestId('service-field-base_url'));
+    await user.click(within(dialog).getByTestId('service-save'));
+
+    await waitFor(() => expect(screen.queryByTestId('service-dialog')).not.toBeInTheDocument());
+    expect(puts()).toHaveLength(1);
+    expect(puts()[0]!.url).toBe(`/api/external-services/${FITBIT.id}`);
+    expect(puts()[0]!.body).toEqual({ ...FITBIT, status: 'maintenance', scopes: 'activity heartrate', base_url: null });
+  });
+
+  it('shows "No se pudo guardar. {message}" and logs "Error guardando datos" when the save fails', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    let answer: () => Response = () => jsonResponse(409, { error: 'service_not_active', message: 'Ya existe un servicio llamado spotify.' });
+    renderSection(() => answer());
+    const { user, dialog } = await openEditor('fitbit');
+
+    await user.click(within(dialog).getByTestId('service-save'));
+    expect(await within(dialog).findByTestId('service-save-error')).toHaveTextContent('No se pudo guardar. Ya existe un servicio llamado spotify.');
+    expect(log).toHaveBeenCalledWith('Error guardando datos', expect.anything());
+    expect(screen.getByTestId('service-dialog')).toBeInTheDocument();
+
+    answer = () => new Response('<h1>Bad gateway</h1>', { status: 502 });
+    await user.click(within(dialog).getByTestId('service-save'));
+    await waitFor(() => expect(within(dialog).getByTestId('service-save-error')).toHaveTextContent('No se pudo guardar. Error desconocido'));
+  });
+
+  it('an invalid JSON field gets a field error and nothing is sent', async () => {
+    const { puts } = renderSection();
+    const { user, dialog } = await openEditor('fitbit');
+    const headers = within(dialog).getByTestId('service-field-extra_headers');
+    await user.clear(headers);
+    await user.type(headers, '{{"X-Api": 1');
+    await user.click(within(dialog).getByTestId('service-save'));
+
+    expect(headers).toHaveAttribute('aria-invalid', 'true');
+    expect(within(dialog).getByText(/JSON no válido/)).toBeInTheDocument();
+    expect(puts()).toHaveLength(0);
+  });
+});

@@ -1,0 +1,23 @@
+import type { ExternalServiceDto } from '@life/contracts';
+
+type ServiceState = Pick<ExternalServiceDto, 'service_type' | 'connected' | 'needs_reconnect'>;
+
+/** service_type that marks a login-type service: those are never connected from the dashboard. */
+export const LOGIN_SERVICE_TYPE = 'login';
+
+/**
+ * The start-a-connection action a service offers, if any. Conectar shows only when the service is
+ * not connected and its type is not login (spec section 2); a connection whose tokens stopped working
+ * offers Reconectar instead (same flow).
+ */
+export function connectActionFor(service: ServiceState): 'connect' | 'reconnect' | null {
+  if (service.connected || service.service_type === LOGIN_SERVICE_TYPE) return null;
+  return service.needs_reconnect ? 'reconnect' : 'connect';
+}
+
+/** The dashboard's search: service names containing the query, ignoring case (spec section 2). */
+export function filterServices<T extends Pick<ExternalServiceDto, 'service_name'>>(services: readonly T[], query: string): T[] {
+  const needle = query.trim().toLocaleLowerCase();
+  if (!needle) return [...services];
+  return services.filter((service) => service.service_name.toLocaleLowerCase().includes(needle));
+}
