@@ -7,7 +7,9 @@ const port = process.env.E2E_PORT ?? '3100';
 /** The app talks to the Stripe stand-in started by scripts/run.mjs. */
 function stripeEnv(): Record<string, string> {
   const stripe = (JSON.parse(process.env.E2E_STANDINS ?? '{}') as { stripe?: { url: string; secretKey: string; webhookSecret: string } }).stripe;
-  return stripe ? { STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, STRIPE_API_URL: stripe.url, BILLING_SWEEP_MS: '1000' } : {};
+  return stripe
+    ? { STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, STRIPE_API_URL: stripe.url, BILLING_SWEEP_MS: '1000' }
+    : {};
 }
 
 export const CHROMIUM_ARGS = [

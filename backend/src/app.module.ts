@@ -14,7 +14,13 @@ export class AppModule {
     const web = options.role !== 'worker';
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(options), BillingModule.forRoot(options.role), ExternalServicesModule.forRoot(options.role), ContactModule.forRoot(options.role), ...(web ? [HealthModule, SiteModule, UsersModule, AuthModule] : [])],
+      imports: [
+        CoreModule.forRoot(options),
+        BillingModule.forRoot(options.role),
+        ExternalServicesModule.forRoot(options.role),
+        ContactModule.forRoot(options.role),
+        ...(web ? [HealthModule, SiteModule, UsersModule, AuthModule] : []),
+      ],
     };
   }
 }

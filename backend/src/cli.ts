@@ -7,9 +7,12 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { EmailSchema } from '@life/contracts';
 import { loadConfig } from './config/config.js';
 import { User } from './modules/users/entities/user.entity.js';
+import { KeyRing, loadKeyRing } from './core/crypto/key-ring.js';
 import { embeddedUrlFile } from './core/database/embedded-postgres.js';
 import { ormConfig } from './core/database/orm.config.js';
 import { assertNodeVersion } from './core/node-version.js';
+import { requestRotation } from './modules/external-services/key-rotation.cli.js';
+import { keyUsage, type Execute } from './modules/external-services/vault-keys.js';
 
 /**
  * Admin tasks: `npm run cli -- <command>`. Later modules add their commands to COMMANDS.
@@ -44,7 +47,76 @@ function registerMigration(fileName: string): void {
   writeFileSync(index, source);
 }
 
+/** The key ring this process would use (ENCRYPTION_KEYS, or the development key file). */
+function configuredKeyRing(): { ring: KeyRing; redisUrl: string; queuePrefix: string } {
+  const config = loadConfig();
+  return { ring: loadKeyRing(config.encryptionKeys, config.dataDir, config.isProduction).ring, redisUrl: config.redisUrl, queuePrefix: config.queuePrefix };
+}
+
 export const COMMANDS: Record<string, Command> = {
+  'keys:generate': {
+    usage: 'keys:generate [id]  print a new encryption key spec to put first in ENCRYPTION_KEYS',
+    run: async ([id]) => {
+      const spec = KeyRing.generateKeySpec(id);
+      KeyRing.parse(spec); // validates the id
+      console.log(spec);
+      console.error(
+        '\nPut it first in ENCRYPTION_KEYS, keep the current keys after it (e.g. ENCRYPTION_KEYS=<new>,<old>),\ndeploy every process, then run `npm run cli -- keys:rotate`. See docs/connections.md.',
+      );
+    },
+  },
+  'keys:status': {
+    usage: 'keys:status  count the stored secrets under each key id (stale = not under the first key)',
+    run: async () => {
+      const { ring } = configuredKeyRing();
+      await withOrm(async (orm) => {
+        const connection = orm.em.fork().getConnection();
+        const execute: Execute = <T>(sql: string, params: unknown[] = []) => connection.execute(sql, params) as Promise<T>;
+        const usage = await keyUsage(execute);
+        console.log(`Primary key: ${ring.primaryId}; ring: ${ring.keyIds.join(', ')}`);
+        for (const row of usage)
+          console.log(`  ${`${row.table}.${row.column}`.padEnd(50)} ${row.keyId.padEnd(20)} ${row.count}${row.keyId === ring.primaryId ? '' : '  (stale)'}`);
+        const stale = usage.filter((row) => row.keyId !== ring.primaryId).reduce((sum, row) => sum + row.count, 0);
+        console.log(
+          stale === 0
+            ? 'Stale values: 0. Keys other than the first can be removed from ENCRYPTION_KEYS.'
+            : `Stale values: ${stale}. Run \`npm run cli -- keys:rotate\`.`,
+        );
+      });
+    },
+  },
+  'keys:rotate': {
+    usage: 'keys:rotate [--no-wait] [--timeout <s>]  re-seal every stored secret under the first key of ENCRYPTION_KEYS (a worker job)',
+    run: async (args) => {
+      const { ring, redisUrl, queuePrefix } = configuredKeyRing();
+      const timeoutIndex = args.indexOf('--timeout');
+      const timeoutSeconds = timeoutIndex >= 0 ? Number(args[timeoutIndex + 1]) : 1800;
+      if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw new Error('Usage: keys:rotate [--no-wait] [--timeout <seconds>]');
+      const { result } = await requestRotation({
+        redisUrl,
+        queuePrefix,
+        primaryKeyId: ring.primaryId,
+        wait: !args.includes('--no-wait'),
+        timeoutMs: timeoutSeconds * 1000,
+      });
+      if (!result) return;
+      console.log(
+        `Re-sealed ${result.reencrypted} value(s) (${
+          Object.entries(result.byTable)
+            .map(([table, n]) => `${table}: ${n}`)
+            .join(', ') || 'none needed'
+        }).`,
+      );
+      if (result.failed > 0) console.log(`${result.failed} value(s) did not decrypt with any key of the ring: they were left as they are.`);
+      if (result.busy > 0) console.log(`${result.busy} connection(s) were being refreshed the whole time: run keys:rotate again.`);
+      console.log(
+        result.stale === 0
+          ? `Stale values: 0. Every secret is under "${result.primaryKeyId}": remove the other keys from ENCRYPTION_KEYS at the next deploy.`
+          : `Stale values: ${result.stale}. Keep the old keys; see \`npm run cli -- keys:status\`.`,
+      );
+      if (result.stale > 0) throw new Error('Some values are still under older keys.');
+    },
+  },
   'migration:create': {
     usage: 'migration:create [name]  generate a migration from the difference between entities and the last snapshot',
     run: async ([name]) => {
@@ -81,7 +153,11 @@ export const COMMANDS: Record<string, Command> = {
       if (!parsed.success) throw new Error('Usage: invite <email>');
       await withOrm(async (orm) => {
         const em = orm.em.fork();
-        const rows = await em.getConnection().execute(`insert into beta_invites (email, invited_by, created_at) values (?, null, now()) on conflict (email) do nothing returning email`, [parsed.data]);
+        const rows = await em
+          .getConnection()
+          .execute(`insert into beta_invites (email, invited_by, created_at) values (?, null, now()) on conflict (email) do nothing returning email`, [
+            parsed.data,
+          ]);
         console.log(rows.length > 0 ? `Invited ${parsed.data}.` : `${parsed.data} was already invited.`);
       });
     },
@@ -110,7 +186,11 @@ export async function runCli(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
   const command = name ? COMMANDS[name] : undefined;
   if (!command) {
-    console.error(`Usage: npm run cli -- <command>\n\nCommands:\n${Object.values(COMMANDS).map((c) => `  ${c.usage}`).join('\n')}`);
+    console.error(
+      `Usage: npm run cli -- <command>\n\nCommands:\n${Object.values(COMMANDS)
+        .map((c) => `  ${c.usage}`)
+        .join('\n')}`,
+    );
     return name ? 2 : 0;
   }
   await command.run(args);

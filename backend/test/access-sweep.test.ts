@@ -7,7 +7,11 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
 /** Routes served outside the contract on purpose (static helpers of the docs page). */
 const UNCONTRACTED = new Set(['GET /api/docs/init.js']);
 
-const concrete = (path: string) => path.replace(/:email/g, 'someone%40example.com').replace(/:id/g, '00000000-0000-4000-8000-000000000000').replace(/:[A-Za-z]+/g, 'github');
+const concrete = (path: string) =>
+  path
+    .replace(/:email/g, 'someone%40example.com')
+    .replace(/:id/g, '00000000-0000-4000-8000-000000000000')
+    .replace(/:[A-Za-z]+/g, 'github');
 
 describe('access sweep: every route Nest registered is public on purpose or checks the session and role', () => {
   let t: TestApp;

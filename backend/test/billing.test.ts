@@ -16,7 +16,13 @@ describe('billing: editions, seats, checkout and webhooks (real PostgreSQL + Red
     stripe = await startStripeStandIn({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET });
     t = await startTestApp({
       role: 'all',
-      env: { STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_URL: stripe.url, EDITION_LIMITS: '50,100,200', BILLING_SWEEP_MS: '300' },
+      env: {
+        STRIPE_SECRET_KEY: SECRET_KEY,
+        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        STRIPE_API_URL: stripe.url,
+        EDITION_LIMITS: '50,100,200',
+        BILLING_SWEEP_MS: '300',
+      },
     });
   });
 
@@ -28,7 +34,11 @@ describe('billing: editions, seats, checkout and webhooks (real PostgreSQL + Red
   const checkout = (user: SeededUser) => t.fetch('/api/stripe/create-checkout-session', { method: 'POST', headers: bearer(user.token) });
   const editions = async () => (await (await t.fetch('/api/billing/editions')).json()) as Json;
   const webhook = (signed: { payload: string; signature: string }) =>
-    t.fetch('/api/stripe/webhook', { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signed.signature }, body: signed.payload });
+    t.fetch('/api/stripe/webhook', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signed.signature },
+      body: signed.payload,
+    });
   const count = async (sql: string, params: unknown[] = []) => Number((await t.db.query<{ n: string }>(sql, params)).rows[0]!.n);
 
   it('starts with Élite on sale and every seat free', async () => {
@@ -45,7 +55,9 @@ describe('billing: editions, seats, checkout and webhooks (real PostgreSQL + Red
     const users = await seedUsers(t.db, 200);
     const answers = await Promise.all(users.map(async (user) => ({ status: (await checkout(user)).status, user })));
     expect(answers.filter((a) => a.status !== 200).map((a) => a.status)).toEqual([]);
-    const byEdition = await t.db.query<{ edition: string; n: string }>(`select edition, count(*) as n from seat_reservations where status = 'reserved' group by edition order by edition`);
+    const byEdition = await t.db.query<{ edition: string; n: string }>(
+      `select edition, count(*) as n from seat_reservations where status = 'reserved' group by edition order by edition`,
+    );
     expect(Object.fromEntries(byEdition.rows.map((r) => [r.edition, Number(r.n)]))).toEqual({ elite: 50, prestige: 100, legacy: 50 });
     const body = await editions();
     expect(body.editions.map((e: Json) => [e.id, e.seats_left, e.on_sale])).toEqual([
@@ -87,7 +99,11 @@ describe('billing: editions, seats, checkout and webhooks (real PostgreSQL + Red
     const started = (await (await checkout(buyer!)).json()) as Json;
     const paid = stripe.completeSession(started.sessionId as string);
     const now = Math.floor(Date.now() / 1000);
-    const updated = stripe.signedEvent('customer.subscription.updated', { id: paid.subscription, object: 'subscription', status: 'past_due' }, { created: now + 5 });
+    const updated = stripe.signedEvent(
+      'customer.subscription.updated',
+      { id: paid.subscription, object: 'subscription', status: 'past_due' },
+      { created: now + 5 },
+    );
     const completed = stripe.signedEvent('checkout.session.completed', paid, { created: now });
 
     // The subscription update arrives first: it waits for the membership instead of being lost.
@@ -96,21 +112,37 @@ describe('billing: editions, seats, checkout and webhooks (real PostgreSQL + Red
     expect((await webhook(completed)).status).toBe(200);
     expect((await webhook(completed)).status).toBe(200);
 
-    await eventually(async () => (await count(`select count(*) as n from stripe_events where processed_at is null and id in ($1, $2)`, [updated.event.id, completed.event.id])) === 0, 'both events processed');
+    await eventually(
+      async () =>
+        (await count(`select count(*) as n from stripe_events where processed_at is null and id in ($1, $2)`, [updated.event.id, completed.event.id])) === 0,
+      'both events processed',
+    );
     expect(await count(`select count(*) as n from memberships where user_id = $1`, [buyer!.id])).toBe(1);
     const membership = ((await (await t.fetch('/api/billing/membership', { headers: bearer(buyer!.token) })).json()) as Json).membership;
     expect(membership).toMatchObject({ edition: started.edition, currency: 'eur', status: 'past_due' });
     expect(membership.member_number).toBeGreaterThanOrEqual(1);
 
     // An older event never overwrites a newer status.
-    const stale = stripe.signedEvent('customer.subscription.updated', { id: paid.subscription, object: 'subscription', status: 'active' }, { created: now + 1 });
+    const stale = stripe.signedEvent(
+      'customer.subscription.updated',
+      { id: paid.subscription, object: 'subscription', status: 'active' },
+      { created: now + 1 },
+    );
     await webhook(stale);
-    await eventually(async () => (await count(`select count(*) as n from stripe_events where id = $1 and processed_at is not null`, [stale.event.id])) === 1, 'stale event processed');
+    await eventually(
+      async () => (await count(`select count(*) as n from stripe_events where id = $1 and processed_at is not null`, [stale.event.id])) === 1,
+      'stale event processed',
+    );
     expect(((await (await t.fetch('/api/billing/membership', { headers: bearer(buyer!.token) })).json()) as Json).membership.status).toBe('past_due');
 
     // Cancelled at the end; and a member cannot buy a second edition.
-    await webhook(stripe.signedEvent('customer.subscription.deleted', { id: paid.subscription, object: 'subscription', status: 'canceled' }, { created: now + 10 }));
-    await eventually(async () => ((await (await t.fetch('/api/billing/membership', { headers: bearer(buyer!.token) })).json()) as Json).membership.status === 'cancelled', 'cancelled');
+    await webhook(
+      stripe.signedEvent('customer.subscription.deleted', { id: paid.subscription, object: 'subscription', status: 'canceled' }, { created: now + 10 }),
+    );
+    await eventually(
+      async () => ((await (await t.fetch('/api/billing/membership', { headers: bearer(buyer!.token) })).json()) as Json).membership.status === 'cancelled',
+      'cancelled',
+    );
     const twice = await checkout(buyer!);
     expect(twice.status).toBe(409);
     expect(((await twice.json()) as Json).error).toBe('already_member');

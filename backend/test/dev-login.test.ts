@@ -1,7 +1,6 @@
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { freePort } from './helpers/net.js';
 
-
 /** Follows redirects by hand, carrying cookies per host, like a browser would. */
 class Browser {
   private readonly jars = new Map<string, Map<string, string>>();
@@ -21,7 +20,11 @@ class Browser {
   }
 
   async go(url: URL, init: RequestInit = {}): Promise<Response> {
-    const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: this.cookieHeader(url) } });
+    const response = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as Record<string, string>), cookie: this.cookieHeader(url) },
+    });
     this.keep(url, response);
     return response;
   }
@@ -67,7 +70,11 @@ describe('the development identity provider (DEV_LOGIN)', () => {
     const page = await (await browser.go(loginPage)).text();
     expect(page).toContain('Esto no es GitHub, Google, Microsoft ni Apple');
     const action = /action="([^"]+)"/.exec(page)![1]!;
-    const posted = await browser.go(new URL(action, loginPage), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=newcomer%40example.com' });
+    const posted = await browser.go(new URL(action, loginPage), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'email=newcomer%40example.com',
+    });
     const callback = await browser.follow(new URL(posted.headers.get('location')!, loginPage), app.host);
     expect(callback.pathname).toBe('/login/github/callback');
 

@@ -93,7 +93,9 @@ describe('HTTP foundation (real PostgreSQL + Redis)', () => {
   it('serves the company details for the legal pages', async () => {
     const response = await t.fetch('/api/site');
     const body = (await response.json()) as Json;
-    expect(body.company).toEqual(expect.objectContaining({ name: expect.any(String), taxId: expect.any(String), address: expect.any(String), email: expect.any(String) }));
+    expect(body.company).toEqual(
+      expect.objectContaining({ name: expect.any(String), taxId: expect.any(String), address: expect.any(String), email: expect.any(String) }),
+    );
   });
 
   it('serves API docs and an OpenAPI document equal to the committed one', async () => {

@@ -17,7 +17,6 @@ import { freePort } from './helpers/net.js';
 const MASK = '********';
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
-
 const decodeHtml = (value: string) =>
   value
     .replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code)))

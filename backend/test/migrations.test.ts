@@ -3,10 +3,27 @@ import { ormConfig } from '../src/core/database/orm.config.js';
 import { MIGRATIONS } from '../src/migrations/index.js';
 import { createTestDatabase, type TestDatabase } from './helpers/test-database.js';
 
-const TABLES = ['users', 'service_connections', 'user_identities', 'edition_stock', 'seat_reservations', 'memberships', 'stripe_events', 'sessions', 'login_providers', 'beta_invites', 'external_services', 'user_service_credentials', 'oauth_clients', 'contact_messages'];
+const TABLES = [
+  'users',
+  'service_connections',
+  'user_identities',
+  'edition_stock',
+  'seat_reservations',
+  'memberships',
+  'stripe_events',
+  'sessions',
+  'login_providers',
+  'beta_invites',
+  'external_services',
+  'user_service_credentials',
+  'oauth_clients',
+  'contact_messages',
+];
 
 async function tables(db: TestDatabase): Promise<string[]> {
-  const result = await db.query<{ table_name: string }>(`select table_name from information_schema.tables where table_schema = 'public' and table_name <> 'mikro_orm_migrations'`);
+  const result = await db.query<{ table_name: string }>(
+    `select table_name from information_schema.tables where table_schema = 'public' and table_name <> 'mikro_orm_migrations'`,
+  );
   return result.rows.map((row) => row.table_name).sort();
 }
 
@@ -44,6 +61,8 @@ describe('migrations on an empty database', () => {
 
   it('enforce case-insensitive unique usernames', async () => {
     await db.query(`insert into users (id, created_at, updated_at, username, email) values (gen_random_uuid(), now(), now(), 'Ana', 'ana@example.com')`);
-    await expect(db.query(`insert into users (id, created_at, updated_at, username, email) values (gen_random_uuid(), now(), now(), 'ana', 'other@example.com')`)).rejects.toThrow(/users_username_lower_unique/);
+    await expect(
+      db.query(`insert into users (id, created_at, updated_at, username, email) values (gen_random_uuid(), now(), now(), 'ana', 'other@example.com')`),
+    ).rejects.toThrow(/users_username_lower_unique/);
   });
 });

@@ -14,7 +14,6 @@ const backendDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.
 const mainJs = path.join(backendDir, 'dist', 'main.js');
 const workerJs = path.join(backendDir, 'dist', 'worker.js');
 
-
 interface Started {
   child: ChildProcess;
   output: () => string;

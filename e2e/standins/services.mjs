@@ -165,7 +165,8 @@ export async function startServiceStandIn(options) {
         const q = requestUrl.searchParams;
         const params = Object.fromEntries(q);
         authorizeRequests.push({ params });
-        const page = (/** @type {number} */ status, /** @type {string} */ message) => sendHtml(res, status, `${o.name} (stand-in)`, `<h1>${escapeHtml(message)}</h1>`);
+        const page = (/** @type {number} */ status, /** @type {string} */ message) =>
+          sendHtml(res, status, `${o.name} (stand-in)`, `<h1>${escapeHtml(message)}</h1>`);
         if (q.get('client_id') !== o.clientId) return page(400, 'Unknown client_id');
         const redirectUri = q.get('redirect_uri');
         if (!redirectUri || !/^https?:\/\//.test(redirectUri)) return page(400, 'redirect_uri is missing or invalid');
@@ -227,7 +228,9 @@ export async function startServiceStandIn(options) {
           }
           if (wantsJson) return sendJson(res, status, answer);
           res.writeHead(status, { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8', 'cache-control': 'no-store' });
-          res.end(new URLSearchParams(/** @type {Record<string, string>} */ (Object.fromEntries(Object.entries(answer).map(([k, v]) => [k, String(v)])))).toString());
+          res.end(
+            new URLSearchParams(/** @type {Record<string, string>} */ (Object.fromEntries(Object.entries(answer).map(([k, v]) => [k, String(v)])))).toString(),
+          );
         };
         /** @param {number} status @param {string} error @param {string} description */
         const fail = (status, error, description) => answer(status, { error, error_description: description });
@@ -252,12 +255,17 @@ export async function startServiceStandIn(options) {
           if (!grant || grant.expiresAt < Date.now()) return fail(400, 'invalid_grant', 'The code is invalid or expired.');
           if (body.redirect_uri !== grant.redirectUri) return fail(400, 'invalid_grant', 'redirect_uri does not match.');
           if (grant.challenge) {
-            if (!validVerifier(body.code_verifier) || s256(body.code_verifier) !== grant.challenge) return fail(400, 'invalid_grant', 'code_verifier does not match.');
+            if (!validVerifier(body.code_verifier) || s256(body.code_verifier) !== grant.challenge)
+              return fail(400, 'invalid_grant', 'code_verifier does not match.');
           } else if (body.code_verifier !== undefined && o.pkce === 'refused') {
             return fail(400, 'invalid_request', 'No PKCE here.');
           }
           const tokens = issue(grant.account, o.refresh !== 'none' && grant.offline);
-          return answer(200, { ...tokenAnswer(tokens.accessToken, tokens.refreshToken), ...(grant.scope ? { scope: grant.scope } : {}), ...o.tokenAnswerExtras(grant.account) });
+          return answer(200, {
+            ...tokenAnswer(tokens.accessToken, tokens.refreshToken),
+            ...(grant.scope ? { scope: grant.scope } : {}),
+            ...o.tokenAnswerExtras(grant.account),
+          });
         }
 
         if (grantType === 'refresh_token') {
@@ -296,10 +304,15 @@ export async function startServiceStandIn(options) {
       if (who) {
         const authorization = String(header(req, 'authorization') ?? '');
         const match = /^(\S+)\s+(\S+)$/.exec(authorization);
-        userCalls.push({ path: requestUrl.pathname, scheme: match?.[1], headers: Object.fromEntries(Object.keys(o.requiredHeaders).map((name) => [name, header(req, name)])) });
+        userCalls.push({
+          path: requestUrl.pathname,
+          scheme: match?.[1],
+          headers: Object.fromEntries(Object.keys(o.requiredHeaders).map((name) => [name, header(req, name)])),
+        });
         const problem = headerProblem(req);
         if (problem) return sendJson(res, 401, { error: 'invalid_request', message: problem });
-        if (!match || match[1] !== o.apiAuthScheme) return sendJson(res, 401, { error: 'invalid_token', message: `Use Authorization: ${o.apiAuthScheme} <token>` });
+        if (!match || match[1] !== o.apiAuthScheme)
+          return sendJson(res, 401, { error: 'invalid_token', message: `Use Authorization: ${o.apiAuthScheme} <token>` });
         const token = accessTokens.get(match[2]);
         if (!token?.alive) return sendJson(res, 401, { error: 'invalid_token', message: 'Unknown or revoked access token.' });
         return sendJson(res, 200, who.answer(token.account));
@@ -345,7 +358,13 @@ export async function startServiceStandIn(options) {
     userUrl: `${url}${o.whoAmI[0]?.path ?? '/me'}`,
     /** The revocation URL in the catalog's form (GitHub's carries `{client_id}`), or null. */
     revokeUrl:
-      o.revoke === 'none' ? null : o.revoke === 'github' ? `${url}/applications/{client_id}/grant` : o.revoke === 'soundcloud' ? `${url}/sign-out` : `${url}/oauth/revoke`,
+      o.revoke === 'none'
+        ? null
+        : o.revoke === 'github'
+          ? `${url}/applications/{client_id}/grant`
+          : o.revoke === 'soundcloud'
+            ? `${url}/sign-out`
+            : `${url}/oauth/revoke`,
     tokenCalls,
     authorizeRequests,
     userCalls,
@@ -402,7 +421,13 @@ export async function startServiceStandIn(options) {
 export async function followAuthorize(authUrl) {
   const response = await fetch(authUrl);
   const html = await response.text();
-  if (response.status !== 200) throw new Error(`The stand-in refused the authorize request (${response.status}): ${html.replace(/<[^>]+>/g, ' ').trim().slice(0, 200)}`);
+  if (response.status !== 200)
+    throw new Error(
+      `The stand-in refused the authorize request (${response.status}): ${html
+        .replace(/<[^>]+>/g, ' ')
+        .trim()
+        .slice(0, 200)}`,
+    );
   const match = /data-testid="standin-authorize" href="([^"]+)"/.exec(html);
   if (!match) throw new Error('No Authorize link on the stand-in page');
   return new URL(match[1].replace(/&amp;/g, '&').replace(/&#(\d+);/g, (_, code) => String.fromCharCode(Number(code))));
@@ -441,7 +466,10 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
       revoke: 'google',
       whoAmI: [
         { path: '/v1/userinfo', answer: (a) => ({ sub: a.id, email: `${a.name.toLowerCase().replace(/\s+/g, '.')}@gmail.example`, name: a.name }) },
-        { path: '/youtube/v3/channels', answer: (a) => ({ kind: 'youtube#channelListResponse', items: [{ id: `UC${a.id}`, snippet: { title: `${a.name} channel` } }] }) },
+        {
+          path: '/youtube/v3/channels',
+          answer: (a) => ({ kind: 'youtube#channelListResponse', items: [{ id: `UC${a.id}`, snippet: { title: `${a.name} channel` } }] }),
+        },
       ],
       account: { id: '1122334455', name: 'Gloria Google' },
     },
@@ -481,8 +509,17 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
       refresh: 'rotating',
       expiresIn: 3600,
       revoke: 'notion',
-      whoAmI: [{ path: '/v1/users/me', answer: (a) => ({ object: 'user', id: `bot-${a.id}`, type: 'bot', bot: { owner: { type: 'user', user: { id: a.id, name: a.name } } } }) }],
-      tokenAnswerExtras: (a) => ({ bot_id: `bot-${a.id}`, workspace_name: `${a.name}'s workspace`, owner: { type: 'user', user: { object: 'user', id: a.id, name: a.name } } }),
+      whoAmI: [
+        {
+          path: '/v1/users/me',
+          answer: (a) => ({ object: 'user', id: `bot-${a.id}`, type: 'bot', bot: { owner: { type: 'user', user: { id: a.id, name: a.name } } } }),
+        },
+      ],
+      tokenAnswerExtras: (a) => ({
+        bot_id: `bot-${a.id}`,
+        workspace_name: `${a.name}'s workspace`,
+        owner: { type: 'user', user: { object: 'user', id: a.id, name: a.name } },
+      }),
       account: { id: 'notion-user-1', name: 'Nora Notion' },
     },
     // Bungie: X-API-Key on every call, no scope parameter at all, no PKCE, single-use refresh tokens.
@@ -499,7 +536,11 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
       whoAmI: [
         {
           path: '/Platform/User/GetMembershipsForCurrentUser/',
-          answer: (a) => ({ Response: { bungieNetUser: { membershipId: a.id, displayName: a.name }, destinyMemberships: [] }, ErrorCode: 1, ErrorStatus: 'Success' }),
+          answer: (a) => ({
+            Response: { bungieNetUser: { membershipId: a.id, displayName: a.name }, destinyMemberships: [] },
+            ErrorCode: 1,
+            ErrorStatus: 'Success',
+          }),
         },
       ],
       tokenAnswerExtras: (a) => ({ membership_id: a.id }),

@@ -41,7 +41,8 @@ export async function startStripeStandIn(options) {
         return;
       }
       if (!url.pathname.startsWith('/v1/')) return send(404, { error: { type: 'invalid_request_error', message: 'Unrecognized request URL' } });
-      if (req.headers.authorization !== `Bearer ${options.secretKey}`) return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
+      if (req.headers.authorization !== `Bearer ${options.secretKey}`)
+        return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
       const body = req.method === 'POST' ? await readBody(req) : {};
       const idempotencyKey = /** @type {string | undefined} */ (req.headers['idempotency-key']);
       requests.push({ method: req.method ?? 'GET', path: url.pathname, body, idempotencyKey });
@@ -66,7 +67,11 @@ export async function startStripeStandIn(options) {
           expires_at: Number(body.expires_at),
           success_url: body.success_url,
           cancel_url: body.cancel_url,
-          metadata: Object.fromEntries(Object.entries(body).filter(([k]) => k.startsWith('metadata[')).map(([k, v]) => [k.slice(9, -1), v])),
+          metadata: Object.fromEntries(
+            Object.entries(body)
+              .filter(([k]) => k.startsWith('metadata['))
+              .map(([k, v]) => [k.slice(9, -1), v]),
+          ),
           customer: null,
           subscription: null,
         };
@@ -103,7 +108,15 @@ export async function startStripeStandIn(options) {
      * @param {{ id?: string, created?: number, secret?: string }} [extra]
      */
     signedEvent(type, object, extra = {}) {
-      const event = { id: extra.id ?? id('evt'), object: 'event', type, created: extra.created ?? Math.floor(Date.now() / 1000), livemode: false, data: { object }, api_version: '2025-01-01' };
+      const event = {
+        id: extra.id ?? id('evt'),
+        object: 'event',
+        type,
+        created: extra.created ?? Math.floor(Date.now() / 1000),
+        livemode: false,
+        data: { object },
+        api_version: '2025-01-01',
+      };
       const payload = JSON.stringify(event);
       const signature = signer.webhooks.generateTestHeaderString({ payload, secret: extra.secret ?? options.webhookSecret });
       return { event, payload, signature };

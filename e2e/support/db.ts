@@ -22,10 +22,12 @@ export async function seedSession(role: 'user' | 'admin', name = `${role}${rando
   const token = randomBytes(32).toString('base64url');
   const user = { id: randomUUID(), username: name, email: `${name}@example.com`, role };
   await withDb(async (client) => {
-    await client.query(
-      `insert into users (id, created_at, updated_at, username, email, email_verified, role) values ($1, now(), now(), $2, $3, true, $4)`,
-      [user.id, user.username, user.email, role],
-    );
+    await client.query(`insert into users (id, created_at, updated_at, username, email, email_verified, role) values ($1, now(), now(), $2, $3, true, $4)`, [
+      user.id,
+      user.username,
+      user.email,
+      role,
+    ]);
     await client.query(
       `insert into sessions (id, token_hash, user_id, created_at, last_used_at, expires_at) values ($1, $2, $3, now(), now(), now() + interval '1 day')`,
       [randomUUID(), createHash('sha256').update(token).digest('hex'), user.id],

@@ -11,7 +11,14 @@ export function stripeStandIn(): { url: string; secretKey: string; webhookSecret
 /** A webhook body and a valid Stripe-Signature header, made with the `stripe` package's own helper. */
 export function signedStripeEvent(type: string, object: Record<string, unknown>): { payload: string; signature: string } {
   const { secretKey, webhookSecret } = stripeStandIn();
-  const event = { id: `evt_test_${randomBytes(10).toString('hex')}`, object: 'event', type, created: Math.floor(Date.now() / 1000), livemode: false, data: { object } };
+  const event = {
+    id: `evt_test_${randomBytes(10).toString('hex')}`,
+    object: 'event',
+    type,
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    data: { object },
+  };
   const payload = JSON.stringify(event);
   return { payload, signature: new Stripe(secretKey).webhooks.generateTestHeaderString({ payload, secret: webhookSecret }) };
 }

@@ -66,7 +66,9 @@ test('a revoked session is cleared by the app on its next call', async ({ page }
   await page.getByTestId('login-provider-github').click();
   await completeAtProvider(page, 'github', PEOPLE.github.email);
   await expect(page.getByTestId('header-username')).toBeVisible();
-  await withDb((db) => db.query(`update sessions set revoked_at = now() where revoked_at is null and user_id = (select id from users where email = $1)`, [PEOPLE.github.email]));
+  await withDb((db) =>
+    db.query(`update sessions set revoked_at = now() where revoked_at is null and user_id = (select id from users where email = $1)`, [PEOPLE.github.email]),
+  );
   await page.goto('/profile');
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByTestId('login-button')).toBeVisible();

@@ -62,6 +62,7 @@ interface Row {
   total?: number;
   peakRssBytes?: number;
   failure?: string;
+  notes?: string[];
 }
 
 function positiveNumber(name: string, raw: string | undefined, fallback: number, { integer = false, allowZero = false } = {}): number {
@@ -177,6 +178,7 @@ async function runScenario(scenario: AnyScenario, ctx: BenchContext, baseline: M
         p99Ms: result.p99Ms,
         errors: result.errors ?? 0,
         total: result.total,
+        notes: result.notes,
       });
     } else {
       const spec: HttpRequestSpec = typeof scenario.request === 'function' ? scenario.request(ctx, state) : scenario.request!;
@@ -265,7 +267,8 @@ async function main(): Promise<number> {
 
   // Hard upper bound for the whole run: startup + every scenario + cleanup.
   const perScenarioMs = (options.warmup + options.duration) * 1000 + SCENARIO_SLACK_MS;
-  const budgetMs = APP_START_TIMEOUT_MS + 15_000 + selected.length * perScenarioMs + CLEANUP_TIMEOUT_MS;
+  const limitOf = (scenario: AnyScenario) => Math.max(perScenarioMs, scenario.timeoutMs ?? 0);
+  const budgetMs = APP_START_TIMEOUT_MS + 15_000 + selected.reduce((sum, scenario) => sum + limitOf(scenario), 0) + CLEANUP_TIMEOUT_MS;
   const cleanup = new Cleanup();
   const abort = async (reason: string, code: number) => {
     log(`${reason}; cleaning up`);
@@ -345,7 +348,7 @@ async function main(): Promise<number> {
       if (app.exited()) throw new Error(`the app exited during the run\n${app.tail()}`);
       log(`running ${scenario.name}...`);
       try {
-        rows.push(await withTimeout(runScenario(scenario, ctx, baseline, app), perScenarioMs, `scenario ${scenario.name}`));
+        rows.push(await withTimeout(runScenario(scenario, ctx, baseline, app), limitOf(scenario), `scenario ${scenario.name}`));
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         log(`${scenario.name} failed: ${message}`);
@@ -372,6 +375,7 @@ async function main(): Promise<number> {
   console.log('');
   console.log(renderTable(rows));
   console.log('');
+  for (const row of rows) for (const note of row.notes ?? []) console.log(`${row.name}: ${note}`);
   console.log(`App peak RSS (VmHWM) over the run: ${fmt.mb(appPeakRss)}; RSS after startup: ${fmt.mb(startupRss)}.`);
   console.log(
     `${options.connections} connections, ${options.warmup} s warm-up + ${options.duration} s measured per scenario; ` +

@@ -1,5 +1,6 @@
 import type autocannon from 'autocannon';
 import type pg from 'pg';
+import { refreshScenario, servicesAllScenario } from './connections.scenarios.js';
 
 /**
  * The benchmark registry. `npm run bench` runs every scenario below (or the ones
@@ -82,6 +83,8 @@ export interface CustomResult {
   errors?: number;
   /** Total operations done in the measured window. */
   total?: number;
+  /** Extra facts printed under the table (e.g. "duplicate refreshes: 0"). */
+  notes?: string[];
 }
 
 export interface Scenario<State = void> {
@@ -99,6 +102,11 @@ export interface Scenario<State = void> {
   run?: (ctx: BenchContext, state: State) => Promise<CustomResult>;
   /** Cleanup after the run (the database is dropped anyway at the end). */
   teardown?: (ctx: BenchContext, state: State) => Promise<void>;
+  /**
+   * Time limit of setup + run + teardown when it needs more than the default
+   * (warm-up + duration + 30 s), e.g. a custom run that seeds and starts processes.
+   */
+  timeoutMs?: number;
 }
 
 // The registry holds scenarios of different state types; the state only flows
@@ -133,4 +141,6 @@ export const scenarios: AnyScenario[] = [
     description: 'GET /api/health: stack + one PostgreSQL query + one Redis PING per request',
     request: { path: '/api/health', headers: { accept: 'application/json' } },
   }),
+  defineScenario(servicesAllScenario),
+  defineScenario(refreshScenario),
 ];

@@ -42,7 +42,13 @@ export const ConfigSchema = z.object({
       .regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://')
       .default('redis://127.0.0.1:6379'),
   ),
-  QUEUE_PREFIX: z.preprocess(emptyToUndefined, z.string().regex(/^[A-Za-z0-9_-]+$/).default('life')),
+  QUEUE_PREFIX: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/)
+      .default('life'),
+  ),
   ADMIN_EMAILS: emailList,
   ENCRYPTION_KEYS: optionalString,
   BETA_MODE: z.preprocess(emptyToUndefined, z.stringbool().default(true)),
@@ -63,18 +69,20 @@ export const ConfigSchema = z.object({
   ),
   CHECKOUT_TTL_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(30).max(1440).default(30)),
   BILLING_SWEEP_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(3_600_000).default(30_000)),
-  LOG_LEVEL: z.preprocess(
-    emptyToUndefined,
-    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  ),
+  /** How often worker processes look for connections whose access token is about to expire. */
+  TOKEN_REFRESH_SWEEP_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(3_600_000).default(60_000)),
+  /** Refresh an access token this long before it expires (also the refresh-on-read margin). */
+  TOKEN_REFRESH_MARGIN_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(86_400).default(900)),
+  /** Refresh jobs one worker process runs at the same time. */
+  TOKEN_REFRESH_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(200).default(20)),
+  /** Refresh a connection unused for this many days even if its access token does not expire, so its refresh token stays alive. */
+  TOKEN_REFRESH_KEEPALIVE_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(365).default(30)),
+  LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
   STATIC_DIR: optionalString,
   TRUST_PROXY: z.preprocess(emptyToUndefined, z.stringbool().default(false)),
   COMPANY_NAME: z.preprocess(emptyToUndefined, z.string().max(200).default('Ejemplo Vida Digital, S.L. (datos ficticios)')),
   COMPANY_TAX_ID: z.preprocess(emptyToUndefined, z.string().max(50).default('B00000000 (ficticio)')),
-  COMPANY_ADDRESS: z.preprocess(
-    emptyToUndefined,
-    z.string().max(300).default('Calle Ficticia 1, 28000 Madrid, España (dirección de ejemplo)'),
-  ),
+  COMPANY_ADDRESS: z.preprocess(emptyToUndefined, z.string().max(300).default('Calle Ficticia 1, 28000 Madrid, España (dirección de ejemplo)')),
   COMPANY_EMAIL: z.preprocess(emptyToUndefined, z.email().default('privacidad@life.example')),
   SMTP_URL: z.preprocess(
     emptyToUndefined,

@@ -23,6 +23,8 @@ export interface AppConfig {
   betaMode: boolean;
   stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string };
   billing: { editionLimits: [number, number, number]; checkoutTtlMinutes: number; sweepMs: number };
+  /** Background refresh of connections' access tokens (the `token-refresh` queue). */
+  tokenRefresh: { sweepMs: number; marginSeconds: number; concurrency: number; keepAliveDays: number };
   /** The built-in development identity provider (never in production). */
   devLogin: { enabled: boolean; port: number };
   staticDir: string;
@@ -57,13 +59,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (raw.NODE_ENV === 'production') {
     const missing = (['ENCRYPTION_KEYS', 'APP_URL', 'DATABASE_URL'] as const).filter((key) => !raw[key]);
     if (missing.length > 0) {
-      throw new ConfigError(
-        `Invalid configuration:\n  - ${missing.join(', ')} must be set when NODE_ENV=production.\nSee .env.example.`,
-      );
+      throw new ConfigError(`Invalid configuration:\n  - ${missing.join(', ')} must be set when NODE_ENV=production.\nSee .env.example.`);
     }
   }
   if (raw.NODE_ENV === 'production' && raw.DEV_LOGIN === 'on') {
-    throw new ConfigError('Invalid configuration:\n  - DEV_LOGIN=on is refused when NODE_ENV=production: the development identity provider lets anyone pick any e-mail.');
+    throw new ConfigError(
+      'Invalid configuration:\n  - DEV_LOGIN=on is refused when NODE_ENV=production: the development identity provider lets anyone pick any e-mail.',
+    );
   }
   return {
     env: raw.NODE_ENV,
@@ -82,6 +84,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     betaMode: raw.BETA_MODE,
     stripe: { secretKey: raw.STRIPE_SECRET_KEY, webhookSecret: raw.STRIPE_WEBHOOK_SECRET, apiUrl: raw.STRIPE_API_URL },
     billing: { editionLimits: raw.EDITION_LIMITS, checkoutTtlMinutes: raw.CHECKOUT_TTL_MINUTES, sweepMs: raw.BILLING_SWEEP_MS },
+    tokenRefresh: {
+      sweepMs: raw.TOKEN_REFRESH_SWEEP_MS,
+      marginSeconds: raw.TOKEN_REFRESH_MARGIN_SECONDS,
+      concurrency: raw.TOKEN_REFRESH_CONCURRENCY,
+      keepAliveDays: raw.TOKEN_REFRESH_KEEPALIVE_DAYS,
+    },
     devLogin: { enabled: raw.DEV_LOGIN === 'on' || (raw.DEV_LOGIN === 'auto' && raw.NODE_ENV === 'development'), port: raw.DEV_LOGIN_PORT },
     staticDir: raw.STATIC_DIR ? path.resolve(raw.STATIC_DIR) : path.resolve(backendRoot, '..', 'frontend', 'dist'),
     trustProxy: raw.TRUST_PROXY,
@@ -101,4 +109,3 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     version: readVersion(),
   };
 }
-

@@ -118,7 +118,11 @@ export async function createWebApp(runtime: Runtime, role: Exclude<ProcessRole, 
       },
     });
   }
-  fastify.get('/', async (request, reply) => (wantsHtml(request) || !request.headers.accept?.includes('json') ? spa.send(reply) : reply.status(406).send({ error: 'not_acceptable', message: 'The home page is HTML.' })));
+  fastify.get('/', async (request, reply) =>
+    wantsHtml(request) || !request.headers.accept?.includes('json')
+      ? spa.send(reply)
+      : reply.status(406).send({ error: 'not_acceptable', message: 'The home page is HTML.' }),
+  );
   return app;
 }
 

@@ -6,4 +6,10 @@ import { Migration20261122180338_identities } from './Migration20261122180338_id
 import { Migration20261122175530_initial } from './Migration20261122175530_initial.js';
 
 /** Every migration, oldest first. `npm run migration:create -w backend -- <name>` appends to this list. */
-export const MIGRATIONS: MigrationObject[] = [{ name: 'Migration20261122175530_initial', class: Migration20261122175530_initial }, { name: 'Migration20261122180338_identities', class: Migration20261122180338_identities }, { name: 'Migration20261122182141_billing', class: Migration20261122182141_billing }, { name: 'Migration20261122182427_contact', class: Migration20261122182427_contact }, { name: 'Migration20261122184059_connections', class: Migration20261122184059_connections }];
+export const MIGRATIONS: MigrationObject[] = [
+  { name: 'Migration20261122175530_initial', class: Migration20261122175530_initial },
+  { name: 'Migration20261122180338_identities', class: Migration20261122180338_identities },
+  { name: 'Migration20261122182141_billing', class: Migration20261122182141_billing },
+  { name: 'Migration20261122182427_contact', class: Migration20261122182427_contact },
+  { name: 'Migration20261122184059_connections', class: Migration20261122184059_connections },
+];

@@ -25,6 +25,7 @@ export async function createTestDatabase(prefix = 'life_test'): Promise<TestData
   await admin.end();
   const url = urlFor(name);
   const pool = new pg.Pool({ connectionString: url, max: 2 });
+  pool.on('error', () => undefined); // a dropped test database ends its idle clients
   return {
     name,
     url,
@@ -33,6 +34,13 @@ export async function createTestDatabase(prefix = 'life_test'): Promise<TestData
       await pool.end();
       const client = new pg.Client({ connectionString: ADMIN_URL });
       await client.connect();
+      // Let closing pools finish first: forcing the drop under a connection that is still
+      // closing makes its client emit an error nobody listens to.
+      for (let attempt = 0; attempt < 50; attempt++) {
+        const open = await client.query(`select count(*)::int as n from pg_stat_activity where datname = $1`, [name]);
+        if ((open.rows[0] as { n: number }).n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       await client.query(`drop database if exists "${name}" with (force)`);
       await client.end();
     },

@@ -29,14 +29,7 @@ export const LoginSuccessSchema = z
 export type LoginSuccess = z.infer<typeof LoginSuccessSchema>;
 
 /** Why a sign-in was refused; the SPA shows the message on the landing page. */
-export const LOGIN_ERRORS = [
-  'invalid_state',
-  'not_invited',
-  'provider_error',
-  'provider_unavailable',
-  'unverified_email',
-  'invalid_id_token',
-] as const;
+export const LOGIN_ERRORS = ['invalid_state', 'not_invited', 'provider_error', 'provider_unavailable', 'unverified_email', 'invalid_id_token'] as const;
 export type LoginErrorCode = (typeof LOGIN_ERRORS)[number];
 
 export const UserProfileSchema = z
@@ -67,9 +60,7 @@ export const EmailSchema = z
   .pipe(z.email('Introduce un e-mail válido.'))
   .transform((value) => value.toLowerCase());
 
-export const BetaInviteSchema = z
-  .object({ email: z.string(), invited_by: z.string().nullable(), created_at: z.string() })
-  .meta({ id: 'BetaInvite' });
+export const BetaInviteSchema = z.object({ email: z.string(), invited_by: z.string().nullable(), created_at: z.string() }).meta({ id: 'BetaInvite' });
 export type BetaInviteDto = z.infer<typeof BetaInviteSchema>;
 export const BetaInviteListSchema = z.array(BetaInviteSchema);
 
@@ -78,7 +69,6 @@ export const BetaInviteParamsSchema = z.object({ email: z.string().max(254) });
 
 /** What the API shows instead of a stored secret; sending it back means "unchanged". */
 export const SECRET_MASK = '********';
-
 
 export const LoginProviderSchema = z
   .object({

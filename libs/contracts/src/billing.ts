@@ -17,9 +17,7 @@ export const EditionSchema = z
   .meta({ id: 'Edition' });
 export type Edition = z.infer<typeof EditionSchema>;
 
-export const EditionsSchema = z
-  .object({ editions: z.array(EditionSchema), payments_enabled: z.boolean(), sold_out: z.boolean() })
-  .meta({ id: 'Editions' });
+export const EditionsSchema = z.object({ editions: z.array(EditionSchema), payments_enabled: z.boolean(), sold_out: z.boolean() }).meta({ id: 'Editions' });
 export type Editions = z.infer<typeof EditionsSchema>;
 
 /** Spec section 7: `url` to navigate to, or `sessionId` for Stripe.js. */

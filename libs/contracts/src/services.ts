@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { optionalText, optionalUrl, SERVICE_STATUSES } from './common.js';
 
-
 /** How a provider's token endpoint wants to be spoken to (PROVIDERS.md quirks), all admin-editable. */
 export const TokenAuthSchema = z.enum(['body', 'basic']);
 export const TokenBodySchema = z.enum(['form', 'json']);
@@ -44,7 +43,9 @@ export const ExternalServiceSchema = z
 export type ExternalServiceDto = z.infer<typeof ExternalServiceSchema>;
 export const ExternalServiceListSchema = z.array(ExternalServiceSchema);
 
-const headerRecord = z.record(z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'Header names: letters, digits and hyphens.'), z.string().max(500)).refine((r) => Object.keys(r).length <= 10, 'At most 10 entries.');
+const headerRecord = z
+  .record(z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'Header names: letters, digits and hyphens.'), z.string().max(500))
+  .refine((r) => Object.keys(r).length <= 10, 'At most 10 entries.');
 const paramRecord = z.record(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/), z.string().max(500)).refine((r) => Object.keys(r).length <= 10, 'At most 10 entries.');
 
 /** `PUT /api/external-services/{id}`: the full object as the dialog edited it (extra read-only fields are ignored). */
@@ -68,7 +69,11 @@ export const ExternalServiceUpdateSchema = z
     pkce: z.boolean().optional(),
     extra_auth_params: paramRecord.optional(),
     extra_headers: headerRecord.optional(),
-    api_key_header: z.string().regex(/^[A-Za-z0-9-]{1,64}$/).nullable().optional(),
+    api_key_header: z
+      .string()
+      .regex(/^[A-Za-z0-9-]{1,64}$/)
+      .nullable()
+      .optional(),
     api_key: optionalText(1000),
     revoke_url: optionalUrl,
     revoke_style: z.enum(REVOKE_STYLES).optional(),
@@ -108,9 +113,7 @@ export const DisconnectResultSchema = z
   })
   .meta({ id: 'DisconnectResult' });
 
-export const UserCredentialSchema = z
-  .object({ service_name: z.string(), client_id: z.string(), client_secret: z.string() })
-  .meta({ id: 'UserCredential' });
+export const UserCredentialSchema = z.object({ service_name: z.string(), client_id: z.string(), client_secret: z.string() }).meta({ id: 'UserCredential' });
 
 export const UserCredentialInputSchema = z
   .object({

@@ -15,4 +15,20 @@ import { ContactMessage } from '../../modules/contact/entities/contact-message.e
 import { BaseEntity } from './base.entity.js';
 
 /** Every entity, listed explicitly: no folder scanning, so the build output is all that runs. */
-export const ENTITIES = [BaseEntity, User, UserIdentity, Session, LoginProvider, BetaInvite, ExternalService, Connection, UserCredential, OAuthClient, EditionStock, Reservation, Membership, StripeEvent, ContactMessage];
+export const ENTITIES = [
+  BaseEntity,
+  User,
+  UserIdentity,
+  Session,
+  LoginProvider,
+  BetaInvite,
+  ExternalService,
+  Connection,
+  UserCredential,
+  OAuthClient,
+  EditionStock,
+  Reservation,
+  Membership,
+  StripeEvent,
+  ContactMessage,
+];

@@ -73,7 +73,10 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     }
     if (reply.sent) return;
     for (const [name, value] of Object.entries(headers ?? {})) reply.header(name, value);
-    reply.status(status).type('application/json; charset=utf-8').send({ ...body, requestId: requestId || undefined });
+    reply
+      .status(status)
+      .type('application/json; charset=utf-8')
+      .send({ ...body, requestId: requestId || undefined });
   }
 
   private toResponse(exception: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {
@@ -92,10 +95,19 @@ export class GlobalExceptionFilter implements ExceptionFilter {
       }
       const status = exception.getStatus();
       const response = exception.getResponse();
-      if (typeof response === 'object' && response !== null && 'error' in response && 'message' in response && typeof response.error === 'string' && typeof response.message === 'string' && !('statusCode' in response)) {
+      if (
+        typeof response === 'object' &&
+        response !== null &&
+        'error' in response &&
+        'message' in response &&
+        typeof response.error === 'string' &&
+        typeof response.message === 'string' &&
+        !('statusCode' in response)
+      ) {
         return { status, body: response as ErrorBody };
       }
-      const message = status === 404 ? 'Aquí no hay nada: revisa la ruta y el método.' : status >= 500 ? 'Algo ha fallado por nuestra parte.' : exception.message;
+      const message =
+        status === 404 ? 'Aquí no hay nada: revisa la ruta y el método.' : status >= 500 ? 'Algo ha fallado por nuestra parte.' : exception.message;
       return { status, body: { error: CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request'), message } };
     }
     return {

@@ -99,10 +99,14 @@ export class OpenApiService {
             ? { description: 'Success', content: { 'application/json': { schema: spec.response } } }
             : { description: spec.produces ?? 'Success' },
           ...Object.fromEntries(
-            [...new Set([...(spec.errors ?? []), ...(spec.body || spec.query || spec.params ? [400] : []), ...(spec.access !== 'public' ? [401] : []), ...(spec.access === 'admin' ? [403] : [])])].map((status) => [
-              String(status),
-              { description: ERROR_TEXT[status] ?? 'Error', content: { 'application/json': { schema: ApiErrorSchema } } },
-            ]),
+            [
+              ...new Set([
+                ...(spec.errors ?? []),
+                ...(spec.body || spec.query || spec.params ? [400] : []),
+                ...(spec.access !== 'public' ? [401] : []),
+                ...(spec.access === 'admin' ? [403] : []),
+              ]),
+            ].map((status) => [String(status), { description: ERROR_TEXT[status] ?? 'Error', content: { 'application/json': { schema: ApiErrorSchema } } }]),
           ),
         },
       };

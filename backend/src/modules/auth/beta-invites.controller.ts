@@ -17,7 +17,15 @@ export class BetaInvitesController {
   }
 
   @Post()
-  @Contract({ summary: 'Invite an e-mail to the beta', tags: ['admin'], access: 'admin', body: CreateBetaInviteSchema, response: BetaInviteSchema, successStatus: 201, errors: [409] })
+  @Contract({
+    summary: 'Invite an e-mail to the beta',
+    tags: ['admin'],
+    access: 'admin',
+    body: CreateBetaInviteSchema,
+    response: BetaInviteSchema,
+    successStatus: 201,
+    errors: [409],
+  })
   create(@Body() body: { email: string }, @CurrentUser() admin: AuthenticatedUser) {
     return this.invites.invite(body.email, admin.email);
   }

@@ -74,7 +74,17 @@ export class LoginFlowService {
     if (!row.appId) {
       if (!this.devIdp.enabled) throw new AuthError(AuthErrorCode.ProviderUnavailable, `El inicio de sesión con ${name} aún no está configurado.`);
       const issuer = await this.devIdp.issuer();
-      return { name, family: 'oidc', clientId: DEV_CLIENT_ID, clientSecret: this.devIdp.clientSecret, baseUrl: issuer, authUrl: `${issuer}/auth`, tokenUrl: `${issuer}/token`, scopes: 'openid email profile', redirectUri: this.devIdp.redirectUri(name) };
+      return {
+        name,
+        family: 'oidc',
+        clientId: DEV_CLIENT_ID,
+        clientSecret: this.devIdp.clientSecret,
+        baseUrl: issuer,
+        authUrl: `${issuer}/auth`,
+        tokenUrl: `${issuer}/token`,
+        scopes: 'openid email profile',
+        redirectUri: this.devIdp.redirectUri(name),
+      };
     }
     if (!row.authUrl || !row.tokenUrl || !row.baseUrl) throw new AuthError(AuthErrorCode.ProviderUnavailable, `Al proveedor ${name} le faltan sus URL.`);
     return {
@@ -132,7 +142,12 @@ export class LoginFlowService {
     return `/login/${name}/callback?${query.toString()}`;
   }
 
-  async finish(name: string, answer: { code: string; state: string; iss?: string }, browserBinding: string | undefined, meta: { ip?: string; userAgent?: string }): Promise<LoginSuccess> {
+  async finish(
+    name: string,
+    answer: { code: string; state: string; iss?: string },
+    browserBinding: string | undefined,
+    meta: { ip?: string; userAgent?: string },
+  ): Promise<LoginSuccess> {
     const state = await this.states.consume(answer.state);
     if (!state || state.provider !== name || !browserBinding || hashBrowserBinding(browserBinding) !== state.browserHash) {
       throw new AuthError(AuthErrorCode.InvalidState, 'Este enlace de inicio de sesión ya no es válido. Vuelve a empezar.');
@@ -150,7 +165,13 @@ export class LoginFlowService {
   }
 
   private async exchange(provider: EffectiveProvider, code: string, codeVerifier: string): Promise<Record<string, unknown>> {
-    const body = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: provider.redirectUri, client_id: provider.clientId, code_verifier: codeVerifier });
+    const body = new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: provider.redirectUri,
+      client_id: provider.clientId,
+      code_verifier: codeVerifier,
+    });
     if (provider.family === 'apple') {
       if (!provider.clientSecret) throw new AuthError(AuthErrorCode.ProviderUnavailable, 'Apple has no key configured.');
       body.set('client_secret', await appleClientSecret(provider.clientSecret, provider.clientId, provider.baseUrl));
@@ -180,19 +201,25 @@ export class LoginFlowService {
     if (provider.family === 'github') return this.identifyGithub(provider, String(tokens.access_token));
     if (typeof tokens.id_token !== 'string') throw new AuthError(AuthErrorCode.InvalidIdToken, `${provider.name} sent no id_token.`);
     let claims = await this.oidc.verify(tokens.id_token, { baseUrl: provider.baseUrl, audience: provider.clientId, nonce });
-    if (typeof claims.email !== 'string' && provider.userUrl) claims = { ...claims, ...(await this.userinfo(provider.userUrl, String(tokens.access_token), String(claims.sub))) };
+    if (typeof claims.email !== 'string' && provider.userUrl)
+      claims = { ...claims, ...(await this.userinfo(provider.userUrl, String(tokens.access_token), String(claims.sub))) };
     const verified = claims.email_verified === true || claims.email_verified === 'true' || claims.xms_edov === true;
     return {
       subject: String(claims.sub),
       email: typeof claims.email === 'string' ? claims.email.toLowerCase() : undefined,
       emailVerified: verified,
-      usernameHint: appleName ?? (typeof claims.preferred_username === 'string' ? claims.preferred_username.split('@')[0] : typeof claims.name === 'string' ? claims.name : undefined),
+      usernameHint:
+        appleName ??
+        (typeof claims.preferred_username === 'string' ? claims.preferred_username.split('@')[0] : typeof claims.name === 'string' ? claims.name : undefined),
     };
   }
 
   /** Claims some providers leave out of the id_token; only trusted when about the same subject. */
   private async userinfo(url: string, accessToken: string, subject: string): Promise<Record<string, unknown>> {
-    const response = await fetch(url, { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' }, signal: AbortSignal.timeout(TIMEOUT_MS) }).catch(() => undefined);
+    const response = await fetch(url, {
+      headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    }).catch(() => undefined);
     if (!response?.ok) return {};
     const info = (await response.json().catch(() => ({}))) as Record<string, unknown>;
     return info.sub === subject ? { email: info.email, email_verified: info.email_verified } : {};

@@ -16,13 +16,29 @@ export class LoginProvidersController {
   }
 
   @Post()
-  @Contract({ summary: 'Add a login provider', tags: ['admin'], access: 'admin', body: LoginProviderInputSchema, response: LoginProviderSchema, successStatus: 201, errors: [404, 409] })
+  @Contract({
+    summary: 'Add a login provider',
+    tags: ['admin'],
+    access: 'admin',
+    body: LoginProviderInputSchema,
+    response: LoginProviderSchema,
+    successStatus: 201,
+    errors: [404, 409],
+  })
   create(@Body() body: LoginProviderInput) {
     return this.providers.create(body);
   }
 
   @Put(':id')
-  @Contract({ summary: 'Edit a login provider (the masked secret means unchanged)', tags: ['admin'], access: 'admin', params: IdParamsSchema, body: LoginProviderInputSchema, response: LoginProviderSchema, errors: [404, 409] })
+  @Contract({
+    summary: 'Edit a login provider (the masked secret means unchanged)',
+    tags: ['admin'],
+    access: 'admin',
+    params: IdParamsSchema,
+    body: LoginProviderInputSchema,
+    response: LoginProviderSchema,
+    errors: [404, 409],
+  })
   update(@Param('id') id: string, @Body() body: LoginProviderInput) {
     return this.providers.update(id, body);
   }

@@ -96,13 +96,15 @@ export class LoginProvidersService implements OnApplicationBootstrap {
 
   async create(input: LoginProviderInput): Promise<LoginProviderDto> {
     this.assertKnownName(input.service_name);
-    if (await this.findByName(input.service_name)) throw new AuthError(AuthErrorCode.LoginProviderExists, `Ya existe un proveedor llamado ${input.service_name}.`);
+    if (await this.findByName(input.service_name))
+      throw new AuthError(AuthErrorCode.LoginProviderExists, `Ya existe un proveedor llamado ${input.service_name}.`);
     const row = this.em.create(LoginProvider, { serviceName: input.service_name, serviceType: 'login' });
     this.apply(row, input);
     try {
       await this.em.flush();
     } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) throw new AuthError(AuthErrorCode.LoginProviderExists, `Ya existe un proveedor llamado ${input.service_name}.`);
+      if (error instanceof UniqueConstraintViolationException)
+        throw new AuthError(AuthErrorCode.LoginProviderExists, `Ya existe un proveedor llamado ${input.service_name}.`);
       throw error;
     }
     return toLoginProviderDto(row);

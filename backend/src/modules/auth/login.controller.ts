@@ -15,7 +15,12 @@ import { SessionService } from './session.service.js';
 export const LOGIN_COOKIE = 'life_login';
 
 const FormPostSchema = z
-  .object({ code: z.string().max(4096).optional(), state: z.string().max(200).optional(), user: z.string().max(2000).optional(), error: z.string().max(200).optional() })
+  .object({
+    code: z.string().max(4096).optional(),
+    state: z.string().max(200).optional(),
+    user: z.string().max(2000).optional(),
+    error: z.string().max(200).optional(),
+  })
   .strip();
 
 type CookieRequest = FastifyRequest & { cookies: Record<string, string | undefined> };
@@ -47,30 +52,71 @@ export class LoginController {
 
   @Get('login/authorize/githublogin')
   @Public()
-  @Contract({ summary: 'Start signing in with GitHub (the githublogin service)', tags: ['auth'], access: 'public', query: LoginStartQuerySchema, successStatus: 302, produces: 'Redirect to GitHub' })
+  @Contract({
+    summary: 'Start signing in with GitHub (the githublogin service)',
+    tags: ['auth'],
+    access: 'public',
+    query: LoginStartQuerySchema,
+    successStatus: 302,
+    produces: 'Redirect to GitHub',
+  })
   githubLogin(@Query() query: { returnTo?: string }, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     return this.redirectToProvider('github', query.returnTo, request, reply);
   }
 
   @Get('login/:provider')
   @Public()
-  @Contract({ summary: 'Start signing in: redirects to the provider', tags: ['auth'], access: 'public', params: ProviderParamsSchema, query: LoginStartQuerySchema, successStatus: 302, produces: 'Redirect to the provider', errors: [404, 503] })
+  @Contract({
+    summary: 'Start signing in: redirects to the provider',
+    tags: ['auth'],
+    access: 'public',
+    params: ProviderParamsSchema,
+    query: LoginStartQuerySchema,
+    successStatus: 302,
+    produces: 'Redirect to the provider',
+    errors: [404, 503],
+  })
   start(@Param('provider') provider: string, @Query() query: { returnTo?: string }, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     return this.redirectToProvider(provider, query.returnTo, request, reply);
   }
 
   @Get('login/:provider/callback')
   @Public()
-  @Contract({ summary: 'Finish signing in (called once by the SPA callback page)', tags: ['auth'], access: 'public', params: ProviderParamsSchema, query: LoginCallbackQuerySchema, response: LoginSuccessSchema, errors: [400, 401, 403, 404, 502, 503] })
-  async callback(@Param('provider') provider: string, @Query() query: { code: string; state: string; iss?: string }, @Req() request: CookieRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  @Contract({
+    summary: 'Finish signing in (called once by the SPA callback page)',
+    tags: ['auth'],
+    access: 'public',
+    params: ProviderParamsSchema,
+    query: LoginCallbackQuerySchema,
+    response: LoginSuccessSchema,
+    errors: [400, 401, 403, 404, 502, 503],
+  })
+  async callback(
+    @Param('provider') provider: string,
+    @Query() query: { code: string; state: string; iss?: string },
+    @Req() request: CookieRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     void reply.clearCookie(LOGIN_COOKIE, { path: '/login' });
     void reply.header('cache-control', 'no-store');
-    return this.flow.finish(provider, { code: query.code, state: query.state, iss: query.iss }, request.cookies?.[LOGIN_COOKIE], { ip: request.ip, userAgent: request.headers['user-agent'] });
+    return this.flow.finish(provider, { code: query.code, state: query.state, iss: query.iss }, request.cookies?.[LOGIN_COOKIE], {
+      ip: request.ip,
+      userAgent: request.headers['user-agent'],
+    });
   }
 
   @Post('login/:provider/callback')
   @Public()
-  @Contract({ summary: "Apple's form_post answer: continues on the SPA callback page", tags: ['auth'], access: 'public', params: ProviderParamsSchema, body: FormPostSchema, successStatus: 303, produces: 'Redirect to the callback page', errors: [404] })
+  @Contract({
+    summary: "Apple's form_post answer: continues on the SPA callback page",
+    tags: ['auth'],
+    access: 'public',
+    params: ProviderParamsSchema,
+    body: FormPostSchema,
+    successStatus: 303,
+    produces: 'Redirect to the callback page',
+    errors: [404],
+  })
   async formPost(@Param('provider') provider: string, @Body() body: z.infer<typeof FormPostSchema>, @Res() reply: FastifyReply) {
     return reply.redirect(await this.flow.acceptFormPost(provider, body), 303);
   }

@@ -28,7 +28,10 @@ export class OidcVerifier {
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       document = (await response.json()) as typeof document;
     } catch (error) {
-      throw new AuthError(AuthErrorCode.ProviderError, `Could not read the provider's OpenID configuration (${error instanceof Error ? error.message : 'error'}).`);
+      throw new AuthError(
+        AuthErrorCode.ProviderError,
+        `Could not read the provider's OpenID configuration (${error instanceof Error ? error.message : 'error'}).`,
+      );
     }
     if (typeof document.issuer !== 'string' || typeof document.jwks_uri !== 'string') {
       throw new AuthError(AuthErrorCode.ProviderError, "The provider's OpenID configuration has no issuer or jwks_uri.");
@@ -54,7 +57,12 @@ export class OidcVerifier {
     }
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(idToken, discovery.jwks, { issuer, audience: options.audience, algorithms: ['RS256', 'ES256', 'PS256'], clockTolerance: 60 }));
+      ({ payload } = await jwtVerify(idToken, discovery.jwks, {
+        issuer,
+        audience: options.audience,
+        algorithms: ['RS256', 'ES256', 'PS256'],
+        clockTolerance: 60,
+      }));
     } catch (error) {
       throw new AuthError(AuthErrorCode.InvalidIdToken, `The id_token is not valid (${error instanceof Error ? error.message : 'error'}).`);
     }

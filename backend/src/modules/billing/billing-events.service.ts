@@ -13,7 +13,8 @@ const MEMBER_NUMBER_LOCK = 4_242_002;
 
 type Tx = EntityManager;
 
-const subscriptionStatus = (status: string): Membership['status'] => (status === 'active' || status === 'trialing' ? 'active' : status === 'past_due' || status === 'unpaid' || status === 'incomplete' ? 'past_due' : 'cancelled');
+const subscriptionStatus = (status: string): Membership['status'] =>
+  status === 'active' || status === 'trialing' ? 'active' : status === 'past_due' || status === 'unpaid' || status === 'incomplete' ? 'past_due' : 'cancelled';
 
 const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null));
 
@@ -84,7 +85,9 @@ export class BillingEventsService {
     stock.confirmed += 1;
     reservation.status = 'confirmed';
     await tx.getConnection().execute('select pg_advisory_xact_lock(?)', [MEMBER_NUMBER_LOCK], 'all', tx.getTransactionContext());
-    const [{ next }] = await tx.getConnection().execute<{ next: number }[]>('select coalesce(max(member_number), 0) + 1 as next from memberships', [], 'all', tx.getTransactionContext());
+    const [{ next }] = await tx
+      .getConnection()
+      .execute<{ next: number }[]>('select coalesce(max(member_number), 0) + 1 as next from memberships', [], 'all', tx.getTransactionContext());
     tx.create(Membership, {
       user: tx.getReference(User, reservation.user.id),
       edition: reservation.edition,
@@ -128,7 +131,10 @@ export class BillingEventsService {
   }
 
   private async paymentFailed(tx: Tx, invoice: Stripe.Invoice, created: number): Promise<void> {
-    const raw = invoice as unknown as { subscription?: string | { id: string } | null; parent?: { subscription_details?: { subscription?: string | { id: string } } } };
+    const raw = invoice as unknown as {
+      subscription?: string | { id: string } | null;
+      parent?: { subscription_details?: { subscription?: string | { id: string } } };
+    };
     const subscriptionId = idOf(raw.subscription ?? raw.parent?.subscription_details?.subscription ?? null);
     const membership = await this.membershipBySubscription(tx, subscriptionId);
     await this.setStatus(tx, membership, 'past_due', created);

@@ -25,7 +25,13 @@ export class BillingController {
 
   @Post('api/stripe/create-checkout-session')
   @HttpCode(200)
-  @Contract({ summary: 'Reserve a seat of the edition on sale and open a Stripe Checkout', tags: ['billing'], access: 'session', response: CheckoutResponseSchema, errors: [409, 502, 503] })
+  @Contract({
+    summary: 'Reserve a seat of the edition on sale and open a Stripe Checkout',
+    tags: ['billing'],
+    access: 'session',
+    response: CheckoutResponseSchema,
+    errors: [409, 502, 503],
+  })
   checkout(@CurrentUser() user: AuthenticatedUser) {
     return this.billing.startCheckout(user);
   }

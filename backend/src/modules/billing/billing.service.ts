@@ -55,13 +55,11 @@ export class BillingService implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     const limits = this.config.billing.editionLimits;
     for (const [position, edition] of EDITIONS.entries()) {
-      await this.em
-        .getConnection()
-        .execute(
-          `insert into edition_stock (edition, position, seat_limit, reserved, confirmed) values (?, ?, ?, 0, 0)
+      await this.em.getConnection().execute(
+        `insert into edition_stock (edition, position, seat_limit, reserved, confirmed) values (?, ?, ?, 0, 0)
            on conflict (edition) do update set seat_limit = excluded.seat_limit, position = excluded.position`,
-          [edition.id, position, limits[position]],
-        );
+        [edition.id, position, limits[position]],
+      );
     }
   }
 
@@ -156,7 +154,17 @@ export class BillingService implements OnApplicationBootstrap {
       session = await this.stripe.checkout.sessions.create(
         {
           mode: 'subscription',
-          line_items: [{ quantity: 1, price_data: { currency: 'eur', unit_amount: edition.priceCents, recurring: { interval: 'month' }, product_data: { name: `Life ${edition.name}` } } }],
+          line_items: [
+            {
+              quantity: 1,
+              price_data: {
+                currency: 'eur',
+                unit_amount: edition.priceCents,
+                recurring: { interval: 'month' },
+                product_data: { name: `Life ${edition.name}` },
+              },
+            },
+          ],
           client_reference_id: reservation.id,
           customer_email: user.email,
           expires_at: Math.floor(reservation.expiresAt.getTime() / 1000),
@@ -178,7 +186,8 @@ export class BillingService implements OnApplicationBootstrap {
 
   /** Verifies the signature on the raw body, stores the event, then queues it. */
   async receiveWebhook(rawBody: Buffer | undefined, signature: string | undefined): Promise<void> {
-    if (!this.stripe || !this.config.stripe.webhookSecret) throw new BillingError(BillingErrorCode.PaymentsNotConfigured, 'Los pagos no están configurados en este servidor.');
+    if (!this.stripe || !this.config.stripe.webhookSecret)
+      throw new BillingError(BillingErrorCode.PaymentsNotConfigured, 'Los pagos no están configurados en este servidor.');
     let event: Stripe.Event;
     try {
       if (!rawBody || !signature) throw new Error('missing body or signature');
@@ -199,24 +208,40 @@ export class BillingService implements OnApplicationBootstrap {
   /** Best effort: the sweeper re-queues whatever could not be queued now (e.g. Redis away). */
   async enqueue(eventId: string): Promise<boolean> {
     try {
-      await within(this.queue.add('stripe-event', { eventId }, { jobId: eventId, attempts: 10, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: true }), ENQUEUE_TIMEOUT_MS);
+      await within(
+        this.queue.add(
+          'stripe-event',
+          { eventId },
+          { jobId: eventId, attempts: 10, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: true },
+        ),
+        ENQUEUE_TIMEOUT_MS,
+      );
       return true;
     } catch (error) {
-      this.logger.warn(`Stored Stripe event ${eventId} but could not queue it yet (${error instanceof Error ? error.message : String(error)}); the sweeper will.`);
+      this.logger.warn(
+        `Stored Stripe event ${eventId} but could not queue it yet (${error instanceof Error ? error.message : String(error)}); the sweeper will.`,
+      );
       return false;
     }
   }
 
   /** Unprocessed inbox rows older than `olderThanMs`, oldest first. */
   async pendingEventIds(olderThanMs: number, limit = 500): Promise<string[]> {
-    const rows = await this.em.fork().find(StripeEvent, { processedAt: null, receivedAt: { $lt: new Date(Date.now() - olderThanMs) } }, { orderBy: { receivedAt: 'asc' }, limit, fields: ['id'] });
+    const rows = await this.em
+      .fork()
+      .find(
+        StripeEvent,
+        { processedAt: null, receivedAt: { $lt: new Date(Date.now() - olderThanMs) } },
+        { orderBy: { receivedAt: 'asc' }, limit, fields: ['id'] },
+      );
     return rows.map((row) => row.id);
   }
 
   /** Reservations whose checkout can no longer complete (expired plus a grace period). */
   async expiredReservationIds(graceMs: number): Promise<string[]> {
-    const rows = await this.em.fork().find(Reservation, { status: 'reserved', expiresAt: { $lt: new Date(Date.now() - graceMs) } }, { limit: 500, fields: ['id'] });
+    const rows = await this.em
+      .fork()
+      .find(Reservation, { status: 'reserved', expiresAt: { $lt: new Date(Date.now() - graceMs) } }, { limit: 500, fields: ['id'] });
     return rows.map((row) => row.id);
   }
-
 }

@@ -11,6 +11,8 @@ export function createStripe(config: AppConfig): Stripe | null {
     maxNetworkRetries: 2,
     timeout: 15_000,
     telemetry: false,
-    ...(api ? { host: api.hostname, port: api.port || (api.protocol === 'https:' ? 443 : 80), protocol: api.protocol.replace(':', '') as 'http' | 'https' } : {}),
+    ...(api
+      ? { host: api.hostname, port: api.port || (api.protocol === 'https:' ? 443 : 80), protocol: api.protocol.replace(':', '') as 'http' | 'https' }
+      : {}),
   });
 }

@@ -2,7 +2,22 @@ import type { ServiceStatus } from '@life/contracts';
 import type { ExternalService } from './entities/external-service.entity.js';
 
 type Defaults = Pick<ExternalService, 'serviceName' | 'serviceType' | 'description' | 'scopes' | 'baseUrl' | 'authUrl' | 'tokenUrl' | 'userUrl'> &
-  Partial<Pick<ExternalService, 'tokenAuth' | 'tokenBody' | 'sendScope' | 'pkce' | 'extraAuthParams' | 'extraHeaders' | 'apiKeyHeader' | 'apiAuthScheme' | 'revokeUrl' | 'revokeStyle' | 'accountUrl'>> & { status: ServiceStatus };
+  Partial<
+    Pick<
+      ExternalService,
+      | 'tokenAuth'
+      | 'tokenBody'
+      | 'sendScope'
+      | 'pkce'
+      | 'extraAuthParams'
+      | 'extraHeaders'
+      | 'apiKeyHeader'
+      | 'apiAuthScheme'
+      | 'revokeUrl'
+      | 'revokeStyle'
+      | 'accountUrl'
+    >
+  > & { status: ServiceStatus };
 
 const GOOGLE = {
   baseUrl: 'https://www.googleapis.com',

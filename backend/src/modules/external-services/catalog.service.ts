@@ -11,7 +11,11 @@ import { TokenVault } from './token-vault.js';
 const TABLE = 'external_services';
 const blankToNull = (value: string | null | undefined) => (value === undefined ? undefined : value === null || value.trim() === '' ? null : value.trim());
 
-export function toServiceDto(service: ExternalService, connection?: Connection): ExternalServiceDto {
+/** The catalog fields a DTO is made of: an entity, or a raw row mapped by `serviceFromRow`. */
+type ServiceFields = Omit<ExternalService, 'createdAt' | 'updatedAt' | 'redirectUrl' | 'apiAuthScheme'> &
+  Partial<Pick<ExternalService, 'redirectUrl' | 'apiAuthScheme'>>;
+
+export function toServiceDto(service: ServiceFields, connection?: Pick<Connection, 'status' | 'accountName'>): ExternalServiceDto {
   return {
     id: service.id,
     service_name: service.serviceName,
@@ -43,6 +47,92 @@ export function toServiceDto(service: ExternalService, connection?: Connection):
   };
 }
 
+const SERVICE_COLUMNS = [
+  's.id',
+  's.service_name',
+  's.service_type',
+  's.description',
+  's.status',
+  's.scopes',
+  's.app_id',
+  's.app_secret_encrypted is not null as has_app_secret',
+  's.base_url',
+  's.auth_url',
+  's.token_url',
+  's.redirect_url',
+  's.user_url',
+  's.token_auth',
+  's.token_body',
+  's.send_scope',
+  's.pkce',
+  's.extra_auth_params',
+  's.extra_headers',
+  's.api_key_header',
+  's.api_key_encrypted is not null as has_api_key',
+  's.revoke_url',
+  's.revoke_style',
+  's.account_url',
+].join(', ');
+
+interface ServiceRow {
+  id: string;
+  service_name: string;
+  service_type: string;
+  description: string | null;
+  status: ExternalService['status'];
+  scopes: string | null;
+  app_id: string | null;
+  has_app_secret: boolean;
+  base_url: string | null;
+  auth_url: string | null;
+  token_url: string | null;
+  redirect_url: string | null;
+  user_url: string | null;
+  token_auth: ExternalService['tokenAuth'];
+  token_body: ExternalService['tokenBody'];
+  send_scope: boolean;
+  pkce: boolean;
+  extra_auth_params: Record<string, string> | string;
+  extra_headers: Record<string, string> | string;
+  api_key_header: string | null;
+  has_api_key: boolean;
+  revoke_url: string | null;
+  revoke_style: ExternalService['revokeStyle'];
+  account_url: string | null;
+}
+
+const jsonb = (value: Record<string, string> | string) => (typeof value === 'string' ? (JSON.parse(value) as Record<string, string>) : value);
+
+/** A raw catalog row in the entity's shape (secrets only as "is set": the DTO masks them anyway). */
+function serviceFromRow(row: ServiceRow): ServiceFields {
+  return {
+    id: row.id,
+    serviceName: row.service_name,
+    serviceType: row.service_type,
+    description: row.description,
+    status: row.status,
+    scopes: row.scopes,
+    appId: row.app_id,
+    appSecretEncrypted: row.has_app_secret ? SECRET_MASK : null,
+    baseUrl: row.base_url,
+    authUrl: row.auth_url,
+    tokenUrl: row.token_url,
+    redirectUrl: row.redirect_url,
+    userUrl: row.user_url,
+    tokenAuth: row.token_auth,
+    tokenBody: row.token_body,
+    sendScope: row.send_scope,
+    pkce: row.pkce,
+    extraAuthParams: jsonb(row.extra_auth_params),
+    extraHeaders: jsonb(row.extra_headers),
+    apiKeyHeader: row.api_key_header,
+    apiKeyEncrypted: row.has_api_key ? SECRET_MASK : null,
+    revokeUrl: row.revoke_url,
+    revokeStyle: row.revoke_style,
+    accountUrl: row.account_url,
+  };
+}
+
 /** The service catalog: seeded once, admin-editable, listed with each person's connection state. */
 @Injectable()
 export class CatalogService implements OnApplicationBootstrap {
@@ -65,10 +155,20 @@ export class CatalogService implements OnApplicationBootstrap {
     await this.em.flush().catch(() => undefined); // Another process may have created them at the same moment.
   }
 
+  /**
+   * The dashboard's first call: one query, plain rows rather than entities, only the columns
+   * the cards show (never the sealed tokens).
+   */
   async listFor(userId: string): Promise<ExternalServiceDto[]> {
-    const [services, connections] = await Promise.all([this.em.find(ExternalService, {}, { orderBy: { serviceName: 'asc' } }), this.em.find(Connection, { user: userId })]);
-    const byService = new Map(connections.map((connection) => [connection.service.id, connection]));
-    return services.map((service) => toServiceDto(service, byService.get(service.id)));
+    const rows = await this.em.getConnection().execute<(ServiceRow & { connection_status: Connection['status'] | null; account_name: string | null })[]>(
+      `select ${SERVICE_COLUMNS}, c.status as connection_status, c.account_name
+         from external_services s left join service_connections c on c.service_id = s.id and c.user_id = ?
+        order by s.service_name`,
+      [userId],
+    );
+    return rows.map((row) =>
+      toServiceDto(serviceFromRow(row), row.connection_status ? { status: row.connection_status, accountName: row.account_name } : undefined),
+    );
   }
 
   async byName(name: string): Promise<ExternalService> {
@@ -77,11 +177,11 @@ export class CatalogService implements OnApplicationBootstrap {
     return service;
   }
 
-  appSecret(service: ExternalService): string | undefined {
+  appSecret(service: Pick<ExternalService, 'id' | 'appSecretEncrypted'>): string | undefined {
     return service.appSecretEncrypted ? this.vault.open(TABLE, service.id, 'app_secret', service.appSecretEncrypted) : undefined;
   }
 
-  apiKey(service: ExternalService): string | undefined {
+  apiKey(service: Pick<ExternalService, 'id' | 'apiKeyEncrypted'>): string | undefined {
     return service.apiKeyEncrypted ? this.vault.open(TABLE, service.id, 'api_key', service.apiKeyEncrypted) : undefined;
   }
 

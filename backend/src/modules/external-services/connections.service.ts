@@ -45,26 +45,46 @@ export class ConnectionsService {
   }
 
   /** The person's own credentials when stored, else the admin's app. */
-  async clientFor(userId: string, service: ExternalService, source?: 'user' | 'app'): Promise<ClientCredentials & { source: 'user' | 'app' }> {
+  async clientFor(
+    userId: string,
+    service: Pick<ExternalService, 'id' | 'serviceName' | 'appId' | 'appSecretEncrypted'>,
+    source?: 'user' | 'app',
+  ): Promise<ClientCredentials & { source: 'user' | 'app' }> {
     if (source !== 'app') {
       const own = await this.credentials.forFlow(userId, service.serviceName);
       if (own) return { ...own, source: 'user' };
-      if (source === 'user') throw new ServicesError(ServicesErrorCode.ServiceNotConfigured, 'Tus credenciales para este servicio ya no existen: vuelve a conectarlo.');
+      if (source === 'user')
+        throw new ServicesError(ServicesErrorCode.ServiceNotConfigured, 'Tus credenciales para este servicio ya no existen: vuelve a conectarlo.');
     }
-    if (!service.appId) throw new ServicesError(ServicesErrorCode.ServiceNotConfigured, `${service.serviceName} aún no está configurado: añade tus credenciales o pide a un administrador que lo configure.`);
+    if (!service.appId)
+      throw new ServicesError(
+        ServicesErrorCode.ServiceNotConfigured,
+        `${service.serviceName} aún no está configurado: añade tus credenciales o pide a un administrador que lo configure.`,
+      );
     return { clientId: service.appId, clientSecret: this.catalog.appSecret(service), source: 'app' };
   }
 
   async authUrl(userId: string, serviceName: string): Promise<{ auth_url: string }> {
     const service = await this.catalog.byName(serviceName);
-    if (service.serviceType === 'login') throw new ServicesError(ServicesErrorCode.LoginTypeService, 'Este servicio es de inicio de sesión: no se conecta desde el escritorio.');
+    if (service.serviceType === 'login')
+      throw new ServicesError(ServicesErrorCode.LoginTypeService, 'Este servicio es de inicio de sesión: no se conecta desde el escritorio.');
     if (service.status !== 'active') throw new ServicesError(ServicesErrorCode.ServiceNotActive, 'Este servicio no está activo ahora mismo.');
     if (!service.authUrl || !service.tokenUrl) throw new ServicesError(ServicesErrorCode.ServiceNotConfigured, 'A este servicio le faltan sus URL.');
     const client = await this.clientFor(userId, service);
     const codeVerifier = service.pkce ? b64url(randomBytes(32)) : undefined;
-    const state = await this.states.create<ConnectState>(STATE_NAMESPACE, { userId, service: serviceName, codeVerifier, clientSource: client.source }, STATE_TTL_SECONDS);
+    const state = await this.states.create<ConnectState>(
+      STATE_NAMESPACE,
+      { userId, service: serviceName, codeVerifier, clientSource: client.source },
+      STATE_TTL_SECONDS,
+    );
     const url = new URL(service.authUrl);
-    const params: Record<string, string> = { ...service.extraAuthParams, response_type: 'code', client_id: client.clientId, redirect_uri: this.redirectUri(service), state };
+    const params: Record<string, string> = {
+      ...service.extraAuthParams,
+      response_type: 'code',
+      client_id: client.clientId,
+      redirect_uri: this.redirectUri(service),
+      state,
+    };
     if (service.sendScope && service.scopes) params.scope = service.scopes;
     if (codeVerifier) {
       params.code_challenge = b64url(createHash('sha256').update(codeVerifier).digest());
@@ -85,7 +105,17 @@ export class ConnectionsService {
     const apiKey = this.catalog.apiKey(service);
     let tokens: TokenAnswer;
     try {
-      tokens = await this.client.token(service, client, { grant_type: 'authorization_code', code, redirect_uri: this.redirectUri(service), ...(state.codeVerifier ? { code_verifier: state.codeVerifier } : {}) }, apiKey);
+      tokens = await this.client.token(
+        service,
+        client,
+        {
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: this.redirectUri(service),
+          ...(state.codeVerifier ? { code_verifier: state.codeVerifier } : {}),
+        },
+        apiKey,
+      );
     } catch (error) {
       const reason = error instanceof TokenEndpointError ? error.oauthError : 'error';
       throw new ServicesError(ServicesErrorCode.ProviderError, `${serviceName} rechazó la conexión (${reason.slice(0, 80)}).`);
@@ -94,10 +124,20 @@ export class ConnectionsService {
     return this.store(user.id, service, client.source, tokens, account);
   }
 
-  private async store(userId: string, service: ExternalService, source: 'user' | 'app', tokens: TokenAnswer, account: { id?: string; name?: string }): Promise<Connection> {
+  private async store(
+    userId: string,
+    service: ExternalService,
+    source: 'user' | 'app',
+    tokens: TokenAnswer,
+    account: { id?: string; name?: string },
+  ): Promise<Connection> {
     const em = this.em.fork();
     let connection = await em.findOne(Connection, { user: userId, service: service.id });
-    connection ??= em.create(Connection, { user: em.getReference(User, userId), service: em.getReference(ExternalService, service.id), accessTokenEncrypted: '' });
+    connection ??= em.create(Connection, {
+      user: em.getReference(User, userId),
+      service: em.getReference(ExternalService, service.id),
+      accessTokenEncrypted: '',
+    });
     connection.accessTokenEncrypted = this.vault.seal(CONNECTIONS_TABLE, connection.id, 'access_token', tokens.accessToken);
     connection.refreshTokenEncrypted = tokens.refreshToken ? this.vault.seal(CONNECTIONS_TABLE, connection.id, 'refresh_token', tokens.refreshToken) : null;
     connection.expiresAt = tokens.expiresIn ? new Date(Date.now() + tokens.expiresIn * 1000) : null;
@@ -113,7 +153,8 @@ export class ConnectionsService {
     try {
       await em.flush();
     } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) throw new ServicesError(ServicesErrorCode.InvalidState, 'Esta conexión se acaba de completar en otra pestaña.');
+      if (error instanceof UniqueConstraintViolationException)
+        throw new ServicesError(ServicesErrorCode.InvalidState, 'Esta conexión se acaba de completar en otra pestaña.');
       throw error;
     }
     return connection;
@@ -142,7 +183,9 @@ export class ConnectionsService {
     if (service.revokeStyle === 'none' || !service.revokeUrl) return false;
     const client = await this.clientFor(userId, service, connection.clientSource);
     const access = this.vault.open(CONNECTIONS_TABLE, connection.id, 'access_token', connection.accessTokenEncrypted);
-    const refresh = connection.refreshTokenEncrypted ? this.vault.open(CONNECTIONS_TABLE, connection.id, 'refresh_token', connection.refreshTokenEncrypted) : undefined;
+    const refresh = connection.refreshTokenEncrypted
+      ? this.vault.open(CONNECTIONS_TABLE, connection.id, 'refresh_token', connection.refreshTokenEncrypted)
+      : undefined;
     const basic = `Basic ${Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret ?? '')}`).toString('base64')}`;
     const headers = this.client.headers(service, this.catalog.apiKey(service));
     const signal = AbortSignal.timeout(10_000);
@@ -157,13 +200,27 @@ export class ConnectionsService {
         });
         break;
       case 'google':
-        response = await fetch(`${service.revokeUrl}?${new URLSearchParams({ token: refresh ?? access }).toString()}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, signal });
+        response = await fetch(`${service.revokeUrl}?${new URLSearchParams({ token: refresh ?? access }).toString()}`, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+          signal,
+        });
         break;
       case 'notion':
-        response = await fetch(service.revokeUrl, { method: 'POST', headers: { ...headers, authorization: basic, 'content-type': 'application/json' }, body: JSON.stringify({ token: access }), signal });
+        response = await fetch(service.revokeUrl, {
+          method: 'POST',
+          headers: { ...headers, authorization: basic, 'content-type': 'application/json' },
+          body: JSON.stringify({ token: access }),
+          signal,
+        });
         break;
       case 'soundcloud':
-        response = await fetch(service.revokeUrl, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ access_token: access }), signal });
+        response = await fetch(service.revokeUrl, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ access_token: access }),
+          signal,
+        });
         break;
       case 'rfc7009':
         response = await fetch(service.revokeUrl, {

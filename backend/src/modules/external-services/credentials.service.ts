@@ -35,7 +35,12 @@ export class CredentialsService {
     await this.catalog.byName(input.service_name);
     let credential = await this.em.findOne(UserCredential, { user: userId, serviceName: input.service_name });
     if (!credential) {
-      credential = this.em.create(UserCredential, { user: this.em.getReference(User, userId), serviceName: input.service_name, clientId: input.client_id, clientSecretEncrypted: '' });
+      credential = this.em.create(UserCredential, {
+        user: this.em.getReference(User, userId),
+        serviceName: input.service_name,
+        clientId: input.client_id,
+        clientSecretEncrypted: '',
+      });
     }
     credential.clientId = input.client_id;
     if (input.client_secret !== SECRET_MASK || !credential.clientSecretEncrypted) {

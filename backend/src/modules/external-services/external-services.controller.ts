@@ -31,48 +31,107 @@ export class ExternalServicesController {
   ) {}
 
   @Get('api/external-services/all')
-  @Contract({ summary: 'The service catalog with this person’s connection state (secrets masked)', tags: ['services'], access: 'session', response: ExternalServiceListSchema })
+  @Contract({
+    summary: 'The service catalog with this person’s connection state (secrets masked)',
+    tags: ['services'],
+    access: 'session',
+    response: ExternalServiceListSchema,
+  })
   list(@CurrentUser() user: AuthenticatedUser) {
     return this.catalog.listFor(user.id);
   }
 
   @Post('api/external-services/:service_name/auth')
   @HttpCode(200)
-  @Contract({ summary: 'Start connecting a service: the provider URL to send the browser to', tags: ['services'], access: 'session', params: ServiceNameParamsSchema, response: AuthUrlSchema, errors: [400, 404, 409, 503] })
+  @Contract({
+    summary: 'Start connecting a service: the provider URL to send the browser to',
+    tags: ['services'],
+    access: 'session',
+    params: ServiceNameParamsSchema,
+    response: AuthUrlSchema,
+    errors: [400, 404, 409, 503],
+  })
   auth(@CurrentUser() user: AuthenticatedUser, @Param('service_name') serviceName: string) {
     return this.connections.authUrl(user.id, serviceName);
   }
 
   @Get('callback/:service')
-  @Contract({ summary: 'Finish connecting a service (called once by the SPA callback page)', tags: ['services'], access: 'session', params: ServiceParamsSchema, query: ServiceCallbackQuerySchema, response: ServiceCallbackSchema, errors: [400, 404, 502, 503] })
-  async callback(@CurrentUser() user: AuthenticatedUser, @Param('service') service: string, @Query() query: { code: string; state: string }, @Res({ passthrough: true }) reply: FastifyReply) {
+  @Contract({
+    summary: 'Finish connecting a service (called once by the SPA callback page)',
+    tags: ['services'],
+    access: 'session',
+    params: ServiceParamsSchema,
+    query: ServiceCallbackQuerySchema,
+    response: ServiceCallbackSchema,
+    errors: [400, 404, 502, 503],
+  })
+  async callback(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('service') service: string,
+    @Query() query: { code: string; state: string },
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     void reply.header('cache-control', 'no-store');
     const connection = await this.connections.finish(user, service, query.code, query.state);
-    return { service, connected: true as const, account_name: connection.accountName ?? null, user: { id: user.id, username: user.username, email: user.email, role: user.role } };
+    return {
+      service,
+      connected: true as const,
+      account_name: connection.accountName ?? null,
+      user: { id: user.id, username: user.username, email: user.email, role: user.role },
+    };
   }
 
   @Delete('api/external-services/:service_name/connection')
-  @Contract({ summary: 'Disconnect: revoke at the provider where possible and delete our tokens', tags: ['services'], access: 'session', params: ServiceNameParamsSchema, response: DisconnectResultSchema, errors: [404] })
+  @Contract({
+    summary: 'Disconnect: revoke at the provider where possible and delete our tokens',
+    tags: ['services'],
+    access: 'session',
+    params: ServiceNameParamsSchema,
+    response: DisconnectResultSchema,
+    errors: [404],
+  })
   disconnect(@CurrentUser() user: AuthenticatedUser, @Param('service_name') serviceName: string) {
     return this.connections.disconnect(user.id, serviceName);
   }
 
   @Put('api/external-services/:id')
   @Roles('admin')
-  @Contract({ summary: 'Edit a catalog entry (masked secrets mean unchanged)', tags: ['admin'], access: 'admin', params: IdParamsSchema, body: ExternalServiceUpdateSchema, response: ExternalServiceSchema, errors: [404, 409] })
+  @Contract({
+    summary: 'Edit a catalog entry (masked secrets mean unchanged)',
+    tags: ['admin'],
+    access: 'admin',
+    params: IdParamsSchema,
+    body: ExternalServiceUpdateSchema,
+    response: ExternalServiceSchema,
+    errors: [404, 409],
+  })
   update(@Param('id') id: string, @Body() body: ExternalServiceUpdate) {
     return this.catalog.update(id, body);
   }
 
   @Get('api/external-services-user/:service_name')
-  @Contract({ summary: 'This person’s own client credentials for a service (404 = none; secret masked)', tags: ['services'], access: 'session', params: ServiceNameParamsSchema, response: UserCredentialSchema, errors: [404] })
+  @Contract({
+    summary: 'This person’s own client credentials for a service (404 = none; secret masked)',
+    tags: ['services'],
+    access: 'session',
+    params: ServiceNameParamsSchema,
+    response: UserCredentialSchema,
+    errors: [404],
+  })
   getCredentials(@CurrentUser() user: AuthenticatedUser, @Param('service_name') serviceName: string) {
     return this.credentials.get(user.id, serviceName);
   }
 
   @Post('api/external-services-user')
   @HttpCode(200)
-  @Contract({ summary: 'Save this person’s own client credentials for a service', tags: ['services'], access: 'session', body: UserCredentialInputSchema, response: UserCredentialSchema, errors: [404] })
+  @Contract({
+    summary: 'Save this person’s own client credentials for a service',
+    tags: ['services'],
+    access: 'session',
+    body: UserCredentialInputSchema,
+    response: UserCredentialSchema,
+    errors: [404],
+  })
   saveCredentials(@CurrentUser() user: AuthenticatedUser, @Body() body: { service_name: string; client_id: string; client_secret: string }) {
     return this.credentials.save(user.id, body);
   }

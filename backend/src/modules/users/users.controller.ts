@@ -15,7 +15,14 @@ export class UsersController {
   }
 
   @Patch('me')
-  @Contract({ summary: 'Change the username (3 to 32 characters, unique)', tags: ['users'], access: 'session', body: UpdateProfileSchema, response: UserProfileSchema, errors: [409] })
+  @Contract({
+    summary: 'Change the username (3 to 32 characters, unique)',
+    tags: ['users'],
+    access: 'session',
+    body: UpdateProfileSchema,
+    response: UserProfileSchema,
+    errors: [409],
+  })
   update(@CurrentUser() user: AuthenticatedUser, @Body() body: UpdateProfile) {
     return this.users.updateUsername(user.id, body.username);
   }

@@ -72,7 +72,9 @@ export class UsersService {
     const user = await this.findById(userId);
     if (!user) throw new UsersError(UsersErrorCode.UserNotFound, 'No existe ese usuario.');
     if (user.username === username) return toProfile(user);
-    const clash = await this.em.getConnection().execute<{ n: number }[]>('select 1 as n from users where lower(username) = lower(?) and id <> ? limit 1', [username, userId]);
+    const clash = await this.em
+      .getConnection()
+      .execute<{ n: number }[]>('select 1 as n from users where lower(username) = lower(?) and id <> ? limit 1', [username, userId]);
     if (clash.length > 0) throw new UsersError(UsersErrorCode.UsernameTaken, 'Ese nombre de usuario ya está en uso.');
     user.username = username;
     try {

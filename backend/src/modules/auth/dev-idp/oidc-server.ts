@@ -17,7 +17,10 @@ export interface OidcServer {
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-const page = (title: string, body: string) => `<!doctype html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title>
+const page = (
+  title: string,
+  body: string,
+) => `<!doctype html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#1f2937}
 .warn{background:#fef3c7;border:1px solid #f59e0b;border-radius:.5rem;padding:.75rem 1rem;margin-bottom:1.5rem}
 label{display:block;margin-bottom:.25rem;font-weight:600}input{width:100%;box-sizing:border-box;padding:.6rem;border:1px solid #9ca3af;border-radius:.4rem;font-size:1rem}
@@ -53,7 +56,12 @@ export async function startOidcServer(options: { clients: OidcClient[]; port?: n
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const configuration: Configuration = {
-    clients: options.clients.map((client) => ({ ...client, grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_post' })),
+    clients: options.clients.map((client) => ({
+      ...client,
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_post',
+    })),
     jwks: { keys: [jwk as never] },
     cookies: { keys: [randomBytes(32).toString('hex')] },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'preferred_username'] },

@@ -1,0 +1,32 @@
+import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
+import { Inject, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import type { Job } from 'bullmq';
+import { APP_CONFIG, type AppConfig } from '../../../config/config.js';
+import { TokenRefreshService, type RefreshOutcome } from '../token-refresh.service.js';
+import { TOKEN_REFRESH_QUEUE, type TokenRefreshJob } from './token-refresh.job.js';
+
+@Processor(TOKEN_REFRESH_QUEUE)
+export class TokenRefreshProcessor extends WorkerHost implements OnApplicationBootstrap {
+  private readonly logger = new Logger('TokenRefreshWorker');
+
+  constructor(
+    private readonly refresher: TokenRefreshService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    super();
+  }
+
+  /** Refreshes wait on the network, so one process runs several at once (TOKEN_REFRESH_CONCURRENCY). */
+  onApplicationBootstrap(): void {
+    this.worker.concurrency = this.config.tokenRefresh.concurrency;
+  }
+
+  async process(job: Job<TokenRefreshJob>): Promise<{ outcome: RefreshOutcome }> {
+    return { outcome: await this.refresher.refresh(job.data.connectionId) };
+  }
+
+  @OnWorkerEvent('error')
+  onError(error: Error): void {
+    this.logger.warn(`Worker connection: ${error.message}`);
+  }
+}

@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { CreateRequestContext } from '@mikro-orm/decorators/legacy';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { CatalogService } from './catalog.service.js';
+import { CONNECTIONS_TABLE } from './connections.service.js';
+import { Connection } from './entities/connection.entity.js';
+import { ServicesError, ServicesErrorCode } from './external-services.errors.js';
+import { TokenRefreshService } from './token-refresh.service.js';
+import { TokenVault } from './token-vault.js';
+
+export interface UsableToken {
+  accessToken: string;
+  /** The scheme the service's API expects in `Authorization` (Bearer; OAuth for SoundCloud). */
+  scheme: string;
+  /** Headers the service wants on every API call (Notion-Version, an API key). */
+  headers: Record<string, string>;
+  expiresAt: Date | null;
+}
+
+/**
+ * A connection's access token for calling the provider's API on the person's behalf
+ * (the authorization server's proxy uses it). Refreshes first when the token is within the
+ * refresh margin, through the same lock as the workers, so a read never races a worker.
+ */
+@Injectable()
+export class TokenAccess {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly catalog: CatalogService,
+    private readonly refresher: TokenRefreshService,
+    private readonly vault: TokenVault,
+  ) {}
+
+  private load(userId: string, serviceId: string): Promise<Connection | null> {
+    return this.em.fork().findOne(Connection, { user: userId, service: serviceId });
+  }
+
+  @CreateRequestContext()
+  async accessTokenFor(userId: string, serviceName: string): Promise<UsableToken> {
+    const service = await this.catalog.byName(serviceName);
+    let connection = await this.load(userId, service.id);
+    if (!connection) throw new ServicesError(ServicesErrorCode.NotConnected, 'Este servicio no está conectado.');
+    if (connection.status === 'connected' && connection.refreshTokenEncrypted && this.refresher.dueForExpiry(connection)) {
+      const outcome = await this.refresher.refresh(connection.id, { reason: 'read' });
+      // Another process is refreshing it right now: use its result rather than refreshing twice.
+      if (outcome === 'locked') await this.refresher.waitForLock(connection.id);
+      connection = await this.load(userId, service.id);
+      if (!connection) throw new ServicesError(ServicesErrorCode.NotConnected, 'Este servicio no está conectado.');
+    }
+    if (connection.status === 'needs_reconnect') {
+      throw new ServicesError(ServicesErrorCode.NeedsReconnect, `${serviceName} pide que vuelvas a conectar tu cuenta (pulsa Reconectar).`);
+    }
+    if (connection.expiresAt && connection.expiresAt.getTime() <= Date.now()) {
+      throw new ServicesError(
+        ServicesErrorCode.ProviderError,
+        `El acceso a ${serviceName} ha caducado y ${serviceName} no ha podido renovarlo ahora; se reintentará.`,
+      );
+    }
+    return {
+      accessToken: this.vault.open(CONNECTIONS_TABLE, connection.id, 'access_token', connection.accessTokenEncrypted),
+      scheme: service.apiAuthScheme,
+      headers: {
+        ...service.extraHeaders,
+        ...(service.apiKeyHeader && service.apiKeyEncrypted ? { [service.apiKeyHeader]: this.catalog.apiKey(service)! } : {}),
+      },
+      expiresAt: connection.expiresAt ?? null,
+    };
+  }
+}

@@ -1,0 +1,333 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { InjectQueue } from '@nestjs/bullmq';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CreateRequestContext } from '@mikro-orm/decorators/legacy';
+import { EntityManager } from '@mikro-orm/postgresql';
+import type { Queue } from 'bullmq';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { KeyRingError } from '../../core/crypto/key-ring.js';
+import { within } from '../../core/util/within.js';
+import { CatalogService } from './catalog.service.js';
+import { CONNECTIONS_TABLE, ConnectionsService } from './connections.service.js';
+import { Connection } from './entities/connection.entity.js';
+import type { ExternalService } from './entities/external-service.entity.js';
+import { ServicesError } from './external-services.errors.js';
+import { REFRESH_CONNECTION, refreshJobId, TOKEN_REFRESH_QUEUE, type TokenRefreshJob } from './jobs/token-refresh.job.js';
+import { ProviderClient, TokenEndpointError, type TokenAnswer, type TokenEndpointConfig } from './provider-client.js';
+import { LOCK_TTL_MS, RefreshLock } from './refresh-lock.js';
+import { TokenVault } from './token-vault.js';
+
+/** What one refresh attempt did. */
+export type RefreshOutcome =
+  /** New tokens stored. */
+  | 'refreshed'
+  /** Someone else holds the connection's lock (another worker, or a read that refreshes). */
+  | 'locked'
+  /** After taking the lock the row was no longer due (another process just refreshed it). */
+  | 'not_due'
+  /** In its backoff window after failures. */
+  | 'cooling_down'
+  /** Disconnected meanwhile. */
+  | 'gone'
+  /** invalid_grant now or before: the person must connect again; never retried. */
+  | 'needs_reconnect'
+  /** Nothing to refresh with (GitHub, Battle.net). */
+  | 'no_refresh_token'
+  /** The provider failed; refresh_not_before holds the next try. */
+  | 'failed'
+  /** The row changed under us (a reconnect wrote new tokens): ours were dropped. */
+  | 'superseded';
+
+interface RefreshRow {
+  id: string;
+  user_id: string;
+  status: Connection['status'];
+  refresh_token_encrypted: string | null;
+  expires_at: Date | string | null;
+  last_refresh_at: Date | string | null;
+  created_at: Date | string;
+  refresh_not_before: Date | string | null;
+  refresh_failures: number | string;
+  client_source: 'user' | 'app';
+  service_id: string;
+  service_name: string;
+  app_id: string | null;
+  app_secret_encrypted: string | null;
+  token_url: string | null;
+  token_auth: ExternalService['tokenAuth'];
+  token_body: ExternalService['tokenBody'];
+  extra_headers: Record<string, string> | string;
+  api_key_header: string | null;
+  api_key_encrypted: string | null;
+}
+
+/** A connection as a refresh sees it, with the catalog columns of its service. */
+interface RefreshTarget extends Pick<
+  Connection,
+  'id' | 'status' | 'refreshTokenEncrypted' | 'expiresAt' | 'lastRefreshAt' | 'createdAt' | 'refreshNotBefore' | 'refreshFailures' | 'clientSource'
+> {
+  userId: string;
+  service: Pick<ExternalService, 'id' | 'serviceName' | 'appId' | 'appSecretEncrypted' | 'apiKeyEncrypted'> & TokenEndpointConfig;
+}
+
+const ENQUEUE_TIMEOUT_MS = 5000;
+const BACKOFF_BASE_SECONDS = 60;
+const BACKOFF_MAX_SECONDS = 6 * 3600;
+const SWEEP_PAGE = 2000;
+const SWEEP_MAX_ROWS = 100_000;
+
+/** Backoff after the n-th consecutive failure: 2, 4, 8 … minutes, at most 6 hours. */
+export const backoffSeconds = (failures: number) => Math.min(BACKOFF_BASE_SECONDS * 2 ** Math.min(failures, 20), BACKOFF_MAX_SECONDS);
+
+/** A short, secret-free reason for `last_error` and the logs. */
+function reasonOf(error: unknown): string {
+  if (error instanceof TokenEndpointError) return `token endpoint: ${error.oauthError}${error.status ? ` (HTTP ${error.status})` : ''}`;
+  if (error instanceof ServicesError) return error.code;
+  if (error instanceof KeyRingError || (error instanceof Error && /unsupported state or unable to authenticate/i.test(error.message))) {
+    return 'cannot decrypt the stored tokens (is their key in ENCRYPTION_KEYS?)';
+  }
+  if (error instanceof Error) return error.name;
+  return 'unknown error';
+}
+
+/**
+ * Refreshes connections' access tokens: one refresh per connection at a time across every
+ * process (a Redis lock, then a re-read of the row), rotation-aware (a new refresh token
+ * replaces the old one in the same UPDATE; an answer without one keeps the old),
+ * `invalid_grant` → needs reconnect and no retry, other failures → exponential backoff.
+ */
+@Injectable()
+export class TokenRefreshService {
+  private readonly logger = new Logger('TokenRefresh');
+
+  constructor(
+    private readonly em: EntityManager,
+    private readonly catalog: CatalogService,
+    private readonly connections: ConnectionsService,
+    private readonly client: ProviderClient,
+    private readonly vault: TokenVault,
+    private readonly lock: RefreshLock,
+    @InjectQueue(TOKEN_REFRESH_QUEUE) private readonly queue: Queue<TokenRefreshJob>,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.queue.on('error', (error) => this.logger.debug(`Queue connection: ${error.message}`));
+  }
+
+  private get marginMs(): number {
+    return this.config.tokenRefresh.marginSeconds * 1000;
+  }
+
+  /**
+   * Due because the access token expires soon: within the margin, or within half its
+   * lifetime when that is shorter (a token that lives less than the margin is not refreshed
+   * on every sweep).
+   */
+  dueForExpiry(connection: Pick<Connection, 'expiresAt' | 'lastRefreshAt' | 'createdAt'>, now = Date.now()): boolean {
+    if (!connection.expiresAt) return false;
+    const expires = connection.expiresAt.getTime();
+    const issued = (connection.lastRefreshAt ?? connection.createdAt).getTime();
+    const early = Math.min(this.marginMs, Math.max(0, (expires - issued) / 2));
+    return expires - early <= now;
+  }
+
+  /** Due because nothing refreshed it for the keep-alive period (so an idle refresh token does not die). */
+  dueForKeepAlive(connection: Pick<Connection, 'lastRefreshAt' | 'createdAt'>, now = Date.now()): boolean {
+    return (connection.lastRefreshAt ?? connection.createdAt).getTime() < now - this.config.tokenRefresh.keepAliveDays * 86_400_000;
+  }
+
+  /** Refreshes one connection if it is (still) due. Safe to call from any number of processes at once. */
+  @CreateRequestContext()
+  async refresh(connectionId: string, options: { reason?: 'sweep' | 'read' } = {}): Promise<RefreshOutcome> {
+    const held = await this.lock.acquire(connectionId);
+    if (!held) return 'locked';
+    try {
+      return await this.refreshHolding(connectionId, options.reason ?? 'sweep');
+    } finally {
+      await this.lock.release(held).catch((error: unknown) => this.logger.warn(`Could not release the lock of ${connectionId}: ${reasonOf(error)}`));
+    }
+  }
+
+  /** The connection and the catalog columns a refresh needs, in one query (no entities: this runs 10,000s of times). */
+  private async load(connectionId: string): Promise<RefreshTarget | undefined> {
+    const [row] = await this.em.getConnection().execute<RefreshRow[]>(
+      `select c.id, c.user_id, c.status, c.refresh_token_encrypted, c.expires_at, c.last_refresh_at, c.created_at, c.refresh_not_before,
+              c.refresh_failures, c.client_source, s.id as service_id, s.service_name, s.app_id, s.app_secret_encrypted, s.token_url,
+              s.token_auth, s.token_body, s.extra_headers, s.api_key_header, s.api_key_encrypted
+         from service_connections c join external_services s on s.id = c.service_id
+        where c.id = ?`,
+      [connectionId],
+    );
+    if (!row) return undefined;
+    const date = (value: Date | string | null) => (value === null ? null : new Date(value));
+    return {
+      id: row.id,
+      userId: row.user_id,
+      status: row.status,
+      refreshTokenEncrypted: row.refresh_token_encrypted,
+      expiresAt: date(row.expires_at),
+      lastRefreshAt: date(row.last_refresh_at),
+      createdAt: new Date(row.created_at),
+      refreshNotBefore: date(row.refresh_not_before),
+      refreshFailures: Number(row.refresh_failures),
+      clientSource: row.client_source,
+      service: {
+        id: row.service_id,
+        serviceName: row.service_name,
+        appId: row.app_id,
+        appSecretEncrypted: row.app_secret_encrypted,
+        tokenUrl: row.token_url,
+        tokenAuth: row.token_auth,
+        tokenBody: row.token_body,
+        extraHeaders: typeof row.extra_headers === 'string' ? (JSON.parse(row.extra_headers) as Record<string, string>) : row.extra_headers,
+        apiKeyHeader: row.api_key_header,
+        apiKeyEncrypted: row.api_key_encrypted,
+      },
+    };
+  }
+
+  private async refreshHolding(connectionId: string, reason: 'sweep' | 'read'): Promise<RefreshOutcome> {
+    // Re-read under the lock: another worker may have refreshed it a moment ago.
+    const connection = await this.load(connectionId);
+    if (!connection) return 'gone';
+    if (connection.status !== 'connected') return 'needs_reconnect';
+    if (!connection.refreshTokenEncrypted) return 'no_refresh_token';
+    const now = Date.now();
+    if (connection.refreshNotBefore && connection.refreshNotBefore.getTime() > now) return 'cooling_down';
+    const due = this.dueForExpiry(connection, now) || (reason === 'sweep' && this.dueForKeepAlive(connection, now));
+    if (!due) return 'not_due';
+
+    const { service } = connection;
+    const sealedRefresh = connection.refreshTokenEncrypted;
+    let tokens: TokenAnswer;
+    try {
+      const refreshToken = this.vault.open(CONNECTIONS_TABLE, connection.id, 'refresh_token', sealedRefresh);
+      const client = await this.connections.clientFor(connection.userId, service, connection.clientSource);
+      const apiKey = this.catalog.apiKey(service);
+      tokens = await this.client.token(service, client, { grant_type: 'refresh_token', refresh_token: refreshToken }, apiKey);
+    } catch (error) {
+      const grantDead = error instanceof TokenEndpointError && error.oauthError === 'invalid_grant';
+      // The person's own app credentials are gone: only a new connection can fix that.
+      const ownCredentialsGone = error instanceof ServicesError && connection.clientSource === 'user';
+      if (grantDead || ownCredentialsGone) return this.markNeedsReconnect(connection, sealedRefresh, reasonOf(error));
+      return this.recordFailure(connection, reasonOf(error));
+    }
+
+    const accessSealed = this.vault.seal(CONNECTIONS_TABLE, connection.id, 'access_token', tokens.accessToken);
+    const refreshSealed = tokens.refreshToken ? this.vault.seal(CONNECTIONS_TABLE, connection.id, 'refresh_token', tokens.refreshToken) : null;
+    const expiresAt = tokens.expiresIn ? new Date(Date.now() + tokens.expiresIn * 1000) : null;
+    // One statement: the new access token, the new refresh token if one came (else the old one
+    // stays), the expiry. Only if the row still holds the refresh token we used: a reconnect in
+    // between wrote a newer grant, which must win.
+    const updated = await this.em.getConnection().execute<{ id: string }[]>(
+      `update service_connections
+          set access_token_encrypted = ?, refresh_token_encrypted = coalesce(?, refresh_token_encrypted), expires_at = ?,
+              scope = coalesce(?, scope), last_refresh_at = now(), refresh_failures = 0, refresh_not_before = null,
+              last_error = null, updated_at = now()
+        where id = ? and refresh_token_encrypted = ? and status = 'connected'
+        returning id`,
+      [accessSealed, refreshSealed, expiresAt, tokens.scope?.slice(0, 1000) ?? null, connection.id, sealedRefresh],
+    );
+    if (updated.length === 0) {
+      this.logger.warn(`Connection ${connection.id} (${service.serviceName}) changed during its refresh; kept the newer tokens`);
+      return 'superseded';
+    }
+    return 'refreshed';
+  }
+
+  private async markNeedsReconnect(connection: RefreshTarget, sealedRefresh: string, reason: string): Promise<RefreshOutcome> {
+    await this.em.getConnection().execute(
+      `update service_connections set status = 'needs_reconnect', refresh_failures = refresh_failures + 1, last_error = ?, updated_at = now()
+        where id = ? and refresh_token_encrypted = ?`,
+      [reason.slice(0, 300), connection.id, sealedRefresh],
+    );
+    this.logger.warn(`Connection ${connection.id} (${connection.service.serviceName}) needs to be connected again: ${reason}`);
+    return 'needs_reconnect';
+  }
+
+  private async recordFailure(connection: RefreshTarget, reason: string): Promise<RefreshOutcome> {
+    const failures = connection.refreshFailures + 1;
+    const delay = backoffSeconds(failures);
+    await this.em.getConnection().execute(
+      `update service_connections set refresh_failures = refresh_failures + 1, refresh_not_before = now() + ? * interval '1 second', last_error = ?, updated_at = now()
+        where id = ?`,
+      [delay, reason.slice(0, 300), connection.id],
+    );
+    this.logger.warn(
+      `Refresh of connection ${connection.id} (${connection.service.serviceName}) failed (${failures} in a row): ${reason}; next try in ${delay} s`,
+    );
+    return 'failed';
+  }
+
+  /**
+   * Connections to refresh now: a refresh token, connected, not cooling down, and either
+   * expiring soon (the same rule as dueForExpiry) or idle for the keep-alive period.
+   */
+  async dueConnectionIds(limit = SWEEP_MAX_ROWS): Promise<string[]> {
+    const connection = this.em.fork().getConnection();
+    const ids: string[] = [];
+    let after = '00000000-0000-0000-0000-000000000000';
+    const margin = this.config.tokenRefresh.marginSeconds;
+    const keepAliveDays = this.config.tokenRefresh.keepAliveDays;
+    while (ids.length < limit) {
+      const rows = await connection.execute<{ id: string }[]>(
+        `select id from service_connections
+          where id > ? and status = 'connected' and refresh_token_encrypted is not null
+            and (refresh_not_before is null or refresh_not_before <= now())
+            and ((expires_at < now() + ?::int * interval '1 second'
+                  and expires_at - least(?::int * interval '1 second', greatest(expires_at - coalesce(last_refresh_at, created_at), interval '0') / 2) <= now())
+                 or coalesce(last_refresh_at, created_at) < now() - ?::int * interval '1 day')
+          order by id limit ?`,
+        [after, margin, margin, keepAliveDays, Math.min(SWEEP_PAGE, limit - ids.length)],
+      );
+      ids.push(...rows.map((row) => row.id));
+      if (rows.length < SWEEP_PAGE) break;
+      after = rows[rows.length - 1]!.id;
+    }
+    return ids;
+  }
+
+  /**
+   * Queues refreshes; the job id is per connection, so a connection already waiting is not
+   * queued twice. Never hangs on a Redis outage (the next sweep tries again).
+   */
+  async enqueue(connectionIds: string[]): Promise<number> {
+    let queued = 0;
+    for (let start = 0; start < connectionIds.length; start += 1000) {
+      const chunk = connectionIds.slice(start, start + 1000);
+      await within(
+        this.queue.addBulk(
+          chunk.map((connectionId) => ({
+            name: REFRESH_CONNECTION,
+            data: { connectionId },
+            // Retries only cover unexpected errors (database away); provider failures are
+            // recorded on the row and retried by the sweeper after their backoff.
+            opts: { jobId: refreshJobId(connectionId), attempts: 3, backoff: { type: 'exponential', delay: 5000 }, removeOnComplete: true, removeOnFail: true },
+          })),
+        ),
+        ENQUEUE_TIMEOUT_MS,
+      );
+      queued += chunk.length;
+    }
+    return queued;
+  }
+
+  /**
+   * The sweep: find every due connection and queue it. While jobs of an earlier sweep still
+   * wait, it does nothing: they go first, and adding them again would only cost Redis work
+   * (a burst of due connections is swept once, not once per sweep per worker).
+   */
+  async sweep(): Promise<number> {
+    if ((await within(this.queue.count(), ENQUEUE_TIMEOUT_MS)) > 0) return 0;
+    const ids = await this.dueConnectionIds();
+    return ids.length === 0 ? 0 : this.enqueue(ids);
+  }
+
+  /**
+   * Waits (bounded) until nobody holds the connection's lock: a read that finds another process
+   * refreshing waits for its result instead of refreshing again.
+   */
+  async waitForLock(connectionId: string, timeoutMs = LOCK_TTL_MS): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline && (await this.lock.isHeld(connectionId))) await sleep(50);
+  }
+}

@@ -1,0 +1,47 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { KeyRing } from '../../core/crypto/key-ring.js';
+import { RefreshLock, type HeldLock } from './refresh-lock.js';
+import { keyUsage, reencryptAll, staleCount, type Execute, type KeyUsage, type RotationResult } from './vault-keys.js';
+
+/** Key rotation inside a worker: re-seals every stored secret under the ring's primary key. */
+@Injectable()
+export class VaultRotationService {
+  private readonly logger = new Logger('KeyRotation');
+
+  constructor(
+    private readonly em: EntityManager,
+    private readonly keyRing: KeyRing,
+    private readonly lock: RefreshLock,
+  ) {}
+
+  private get execute(): Execute {
+    const connection = this.em.fork().getConnection();
+    return <T>(sql: string, params: unknown[] = []) => connection.execute(sql, params) as Promise<T>;
+  }
+
+  get primaryKeyId(): string {
+    return this.keyRing.primaryId;
+  }
+
+  usage(): Promise<KeyUsage[]> {
+    return keyUsage(this.execute);
+  }
+
+  stale(): Promise<number> {
+    return staleCount(this.execute, this.keyRing.primaryId);
+  }
+
+  async reencryptAll(progress?: (done: number) => Promise<void> | void): Promise<RotationResult> {
+    this.logger.log(`Re-sealing stored secrets under key ${this.keyRing.primaryId}`);
+    const result = await reencryptAll(this.execute, this.keyRing, {
+      lockRows: (ids) => this.lock.acquireMany(ids),
+      unlockRows: (locks) => this.lock.releaseMany(locks.values() as Iterable<HeldLock>),
+      progress,
+    });
+    const summary = `re-sealed ${result.reencrypted}, undecryptable ${result.failed}, busy ${result.busy}, still under older keys ${result.stale}`;
+    if (result.stale === 0) this.logger.log(`Key rotation done: ${summary}. Older keys can be removed from ENCRYPTION_KEYS.`);
+    else this.logger.warn(`Key rotation pass finished: ${summary}.`);
+    return result;
+  }
+}
