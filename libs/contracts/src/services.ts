@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LoginCallbackQuerySchema } from './auth.js';
 import { optionalText, optionalUrl, SERVICE_STATUSES } from './common.js';
 
 /** How a provider's token endpoint wants to be spoken to (PROVIDERS.md quirks), all admin-editable. */
@@ -88,11 +89,8 @@ export const ServiceParamsSchema = z.object({ service: z.string().regex(/^[A-Za-
 
 export const AuthUrlSchema = z.object({ auth_url: z.string() }).meta({ id: 'AuthUrl' });
 
-export const ServiceCallbackQuerySchema = z.object({
-  code: z.string().min(1).max(4096),
-  state: z.string().min(1).max(200),
-  iss: z.string().max(2000).optional(),
-});
+/** Same shape as a sign-in's answer: code, state and the optional RFC 9207 issuer. */
+export const ServiceCallbackQuerySchema = LoginCallbackQuerySchema;
 
 /** `GET /callback/{service}` on success: the connection and the signed-in person (`user`, as spec section 5 reads for spotify). */
 export const ServiceCallbackSchema = z

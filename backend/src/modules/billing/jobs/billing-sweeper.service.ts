@@ -1,5 +1,6 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../config/config.js';
+import { PeriodicSweep } from '../../../core/queue/periodic-sweep.js';
 import { BillingService } from '../billing.service.js';
 
 /** Seats stay held this long after a checkout's expiry before the sweeper frees them. */
@@ -10,35 +11,24 @@ const RESERVATION_GRACE_MS = 10 * 60_000;
  * (Redis was away, a worker died) and frees seats of abandoned checkouts.
  */
 @Injectable()
-export class BillingSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('BillingSweeper');
-  private timer: NodeJS.Timeout | undefined;
-  private running = false;
+export class BillingSweeper extends PeriodicSweep {
+  protected readonly logger = new Logger('BillingSweeper');
 
   constructor(
     private readonly billing: BillingService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweep(), this.config.billing.sweepMs);
-    this.timer.unref();
+  ) {
+    super();
   }
 
-  onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
+  protected intervalMs(): number {
+    return this.config.billing.sweepMs;
   }
 
-  async sweep(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    try {
-      for (const id of await this.billing.pendingEventIds(this.config.billing.sweepMs)) await this.billing.enqueue(id);
-      for (const id of await this.billing.expiredReservationIds(RESERVATION_GRACE_MS)) await this.billing.release(id);
-    } catch (error) {
-      this.logger.warn(`Sweep failed: ${error instanceof Error ? error.message : String(error)}`);
-    } finally {
-      this.running = false;
-    }
+  protected async work(): Promise<number> {
+    let count = 0;
+    for (const id of await this.billing.pendingEventIds(this.config.billing.sweepMs)) count += (await this.billing.enqueue(id)) ? 1 : 0;
+    for (const id of await this.billing.expiredReservationIds(RESERVATION_GRACE_MS)) count += (await this.billing.release(id)) ? 1 : 0;
+    return count;
   }
 }
