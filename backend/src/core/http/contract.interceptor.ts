@@ -16,6 +16,17 @@ function parsePart(schema: ZodType, value: unknown, part: 'params' | 'query' | '
   throw new ValidationError(details);
 }
 
+/** PostgreSQL text cannot hold NUL, and no field of ours has a use for it: refuse it everywhere. */
+function findNul(value: unknown, path: string, depth = 0): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (depth > 20 || value === null || typeof value !== 'object') return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const found = key.includes('\u0000') ? `${path}.${key}` : findNul(item, `${path}.${key}`, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** Validates params, query and body against the handler's @Contract before the handler runs. */
 @Injectable()
 export class ContractInterceptor implements NestInterceptor {
@@ -25,6 +36,10 @@ export class ContractInterceptor implements NestInterceptor {
     const spec = this.reflector.get<ContractSpec | undefined>(CONTRACT_KEY, context.getHandler());
     if (spec && context.getType() === 'http') {
       const request = context.switchToHttp().getRequest<FastifyRequest & { params: unknown; query: unknown; body: unknown }>();
+      for (const part of ['params', 'query', 'body'] as const) {
+        const where = findNul(request[part], part);
+        if (where) throw new ValidationError([{ path: where, message: 'Text must not contain NUL characters.' }]);
+      }
       if (spec.params) request.params = parsePart(spec.params, request.params ?? {}, 'params');
       if (spec.query) request.query = parsePart(spec.query, request.query ?? {}, 'query');
       if (spec.body) request.body = parsePart(spec.body, request.body ?? {}, 'body');

@@ -59,6 +59,7 @@ export class LoginController {
     query: LoginStartQuerySchema,
     successStatus: 302,
     produces: 'Redirect to GitHub',
+    errors: [503],
   })
   githubLogin(@Query() query: { returnTo?: string }, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     return this.redirectToProvider('github', query.returnTo, request, reply);
