@@ -146,14 +146,20 @@ export function exitOnStartupError(error: unknown): never {
   process.exit(1);
 }
 
-/** SIGTERM/SIGINT: stop taking requests, let in-flight ones and running jobs finish, then exit. */
-export function closeOnSignals(close: () => Promise<void>): void {
+/**
+ * SIGTERM/SIGINT: stop taking requests, let in-flight ones and running jobs finish, then exit.
+ * Install it before start-up and call the returned function once started: a signal that comes
+ * while modules boot waits for the boot to finish, then closes cleanly.
+ */
+export function closeOnSignals(close: () => Promise<void>): () => void {
+  let markStarted: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => (markStarted = resolve));
   let closing = false;
   const handler = (signal: string) => {
     if (closing) return;
     closing = true;
     console.error(`Received ${signal}, shutting down...`);
-    close().then(
+    started.then(close).then(
       () => process.exit(0),
       (error: unknown) => {
         console.error('Shutdown failed:', error);
@@ -163,4 +169,5 @@ export function closeOnSignals(close: () => Promise<void>): void {
   };
   process.on('SIGTERM', () => handler('SIGTERM'));
   process.on('SIGINT', () => handler('SIGINT'));
+  return markStarted;
 }

@@ -1,11 +1,16 @@
 import 'reflect-metadata';
+import type { INestApplicationContext } from '@nestjs/common';
 import { closeOnSignals, createWorkerContext, exitOnStartupError, prepareRuntime } from '../core/bootstrap.js';
 
 /** Queue consumers only, no HTTP. Scale these separately from the web processes. */
 export async function main(): Promise<void> {
-  const runtime = await prepareRuntime('worker');
-  const app = await createWorkerContext(runtime);
-  closeOnSignals(() => app.close());
+  const running: { app?: INestApplicationContext } = {};
+  // Installed before start-up: a SIGTERM that arrives while modules boot still closes cleanly.
+  const started = closeOnSignals(async () => {
+    await running.app?.close();
+  });
+  running.app = await createWorkerContext(await prepareRuntime('worker'));
+  started();
   console.log('Life worker is running.');
 }
 
