@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Page } from '@playwright/test';
 import pg from 'pg';
 
 /** Direct access to the e2e database, for seeding what a test needs (never to fake app behaviour). */
@@ -34,4 +35,15 @@ export async function seedSession(role: 'user' | 'admin', name = `${role}${rando
     );
   });
   return { token, user };
+}
+
+/** Signs a page in the way the app keeps a session: token and user in local storage. */
+export async function signIn(page: Page, { token, user }: SeededSession): Promise<void> {
+  await page.addInitScript(
+    ([t, u]) => {
+      localStorage.setItem('authToken', t);
+      localStorage.setItem('user', u);
+    },
+    [token, JSON.stringify(user)] as const,
+  );
 }

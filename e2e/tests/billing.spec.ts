@@ -1,20 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
-import { seedSession, type SeededSession } from '../support/db.js';
+import { seedSession, signIn } from '../support/db.js';
 import { checkoutSession, signedStripeEvent, stripeStandIn } from '../support/stripe.js';
 
 const EDITION_NAMES: Record<string, string> = { elite: 'Élite', prestige: 'Prestige', legacy: 'Legacy' };
-
-/** Signs the page in the way the app stores a session (token + user in localStorage). */
-async function signIn(page: Page, { token, user }: SeededSession): Promise<void> {
-  await page.addInitScript(
-    ([t, u]) => {
-      localStorage.setItem('authToken', t);
-      localStorage.setItem('user', u);
-    },
-    [token, JSON.stringify(user)] as const,
-  );
-}
 
 /** The card of the edition on sale, once the live editions have loaded. */
 async function cardOnSale(page: Page) {

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { seedSession, type SeededSession } from '../support/db.js';
+import { seedSession, signIn } from '../support/db.js';
 
 /** Bodies of PUT /api/external-services/:id pointing catalog rows at the service stand-ins (scripts/run.mjs). */
 type ServiceRows = Record<string, Record<string, unknown> & { service_name: string }>;
@@ -39,16 +39,6 @@ async function configureServices(request: APIRequestContext): Promise<void> {
     const response = await request.put(`/api/external-services/${row.id}`, { headers, data: { ...row, ...body } });
     expect(response.status(), `PUT ${row.service_name}: ${await response.text()}`).toBe(200);
   }
-}
-
-async function signIn(page: Page, session: SeededSession): Promise<void> {
-  await page.addInitScript(
-    ([token, user]) => {
-      localStorage.setItem('authToken', token);
-      localStorage.setItem('user', user);
-    },
-    [session.token, JSON.stringify(session.user)] as const,
-  );
 }
 
 const tile = (page: Page, service: string) => page.locator(`[data-testid="service-tile"][data-service="${service}"]`);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import { seedSession, withDb } from '../support/db.js';
+import { seedSession, withDb, signIn } from '../support/db.js';
 
 test('a visitor writes from the contact page, sees what happens next, and an admin finds the message in the panel', async ({ page, browser }) => {
   const marker = randomBytes(4).toString('hex');
@@ -41,13 +41,7 @@ test('a visitor writes from the contact page, sees what happens next, and an adm
   const { token, user } = await seedSession('admin');
   const adminContext = await browser.newContext();
   const admin = await adminContext.newPage();
-  await admin.addInitScript(
-    ([t, u]) => {
-      localStorage.setItem('authToken', t);
-      localStorage.setItem('user', u);
-    },
-    [token, JSON.stringify(user)] as const,
-  );
+  await signIn(admin, { token, user });
   await admin.goto('/');
   await admin.getByTestId('admin-gear').click();
   await expect(admin.getByTestId('admin-panel')).toBeVisible();
@@ -69,13 +63,7 @@ test('a visitor writes from the contact page, sees what happens next, and an adm
 
 test('a signed-in person finds name and e-mail already filled in', async ({ page }) => {
   const { token, user } = await seedSession('user');
-  await page.addInitScript(
-    ([t, u]) => {
-      localStorage.setItem('authToken', t);
-      localStorage.setItem('user', u);
-    },
-    [token, JSON.stringify(user)] as const,
-  );
+  await signIn(page, { token, user });
   await page.goto('/contact');
   await expect(page.getByTestId('contact-name')).toHaveValue(user.username);
   await expect(page.getByTestId('contact-email')).toHaveValue(user.email);

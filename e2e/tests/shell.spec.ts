@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { seedSession } from '../support/db.js';
+import { seedSession, signIn } from '../support/db.js';
 
 test.describe('landing, layout and legal pages', () => {
   test('shows the headline, 11 service cards and 3 editions', async ({ page }) => {
@@ -121,13 +121,7 @@ test.describe('landing, layout and legal pages', () => {
 test.describe('signed-in layout', () => {
   test('a user gets the side menu (220 px) but no gear', async ({ page }) => {
     const { token, user } = await seedSession('user');
-    await page.addInitScript(
-      ([t, u]) => {
-        localStorage.setItem('authToken', t);
-        localStorage.setItem('user', u);
-      },
-      [token, JSON.stringify(user)] as const,
-    );
+    await signIn(page, { token, user });
     await page.goto('/');
     await expect(page.getByTestId('header-username')).toHaveText(user.username);
     await expect(page.getByTestId('admin-gear')).toHaveCount(0);
@@ -140,13 +134,7 @@ test.describe('signed-in layout', () => {
 
   test('an admin opens the admin overlay with the gear and closes it with X', async ({ page }) => {
     const { token, user } = await seedSession('admin');
-    await page.addInitScript(
-      ([t, u]) => {
-        localStorage.setItem('authToken', t);
-        localStorage.setItem('user', u);
-      },
-      [token, JSON.stringify(user)] as const,
-    );
+    await signIn(page, { token, user });
     await page.goto('/');
     await page.getByTestId('admin-gear').click();
     const panel = page.getByTestId('admin-panel');
