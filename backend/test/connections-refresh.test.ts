@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { followAuthorize, startServiceStandIns, type ServiceStandIn, type ServiceStandIns } from '../../e2e/standins/services.mjs';
 import { createWorkerContext, prepareRuntime } from '../src/core/bootstrap.js';
 import { ServicesError } from '../src/modules/external-services/external-services.errors.js';
@@ -11,32 +10,13 @@ import { TokenRefreshSweeper } from '../src/modules/external-services/jobs/token
 import { TokenAccess } from '../src/modules/external-services/token-access.js';
 import { backoffSeconds, TokenRefreshService } from '../src/modules/external-services/token-refresh.service.js';
 import { bearer, eventually, seedUsers, type SeededUser } from './helpers/seed.js';
-import { startTestApp, testEnv, TEST_REDIS_URL, type TestApp } from './helpers/test-app.js';
+import { startTestApp, testEnv, type TestApp } from './helpers/test-app.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
 const KEYS = `k1:${randomBytes(32).toString('base64')}`;
 const SETTINGS = { ENCRYPTION_KEYS: KEYS, TOKEN_REFRESH_SWEEP_MS: '300', TOKEN_REFRESH_MARGIN_SECONDS: '900', TOKEN_REFRESH_CONCURRENCY: '4' };
-
-/**
- * TestApp.close(), but the database is dropped only once the app's own connections are gone:
- * DROP … WITH (FORCE) would otherwise kill a pooled connection that is still closing, and
- * pg's pool reports that as an unhandled error.
- */
-async function closeQuietly(t: TestApp | undefined): Promise<void> {
-  if (!t) return;
-  await t.app.close();
-  await eventually(async () => {
-    const others = await t.db.query<{ n: string }>(`select count(*) as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`);
-    return Number(others.rows[0]!.n) === 0;
-  }, 'the app to close its database connections');
-  const redis = new Redis(TEST_REDIS_URL);
-  const keys = await redis.keys(`${t.queuePrefix}:*`);
-  if (keys.length > 0) await redis.del(...keys);
-  redis.disconnect();
-  await t.db.drop();
-}
 
 describe('connections: background refresh (real PostgreSQL + Redis + two worker processes)', () => {
   let stand: ServiceStandIns;
@@ -104,7 +84,7 @@ describe('connections: background refresh (real PostgreSQL + Redis + two worker 
 
   afterAll(async () => {
     await worker?.close();
-    await closeQuietly(t);
+    await t?.close();
     await stand?.close();
   });
 

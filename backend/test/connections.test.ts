@@ -1,7 +1,6 @@
 import { followAuthorize, startServiceStandIns, type ServiceStandIn, type ServiceStandIns } from '../../e2e/standins/services.mjs';
-import { Redis } from 'ioredis';
-import { bearer, eventually, seedUsers, type SeededUser } from './helpers/seed.js';
-import { startTestApp, TEST_REDIS_URL, type TestApp } from './helpers/test-app.js';
+import { bearer, seedUsers, type SeededUser } from './helpers/seed.js';
+import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
@@ -17,25 +16,6 @@ const SERVICES = [
   { name: 'destiny2', family: 'bungie', account: 'Guardian#1234', refresh: true, expires: true },
   { name: 'wow', family: 'battlenet', account: 'Thrall#1111', refresh: false, expires: true },
 ] as const;
-
-/**
- * TestApp.close(), but the database is dropped only once the app's own connections are gone:
- * DROP … WITH (FORCE) would otherwise kill a pooled connection that is still closing, and
- * pg's pool reports that as an unhandled error.
- */
-async function closeQuietly(t: TestApp | undefined): Promise<void> {
-  if (!t) return;
-  await t.app.close();
-  await eventually(async () => {
-    const others = await t.db.query<{ n: string }>(`select count(*) as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`);
-    return Number(others.rows[0]!.n) === 0;
-  }, 'the app to close its database connections');
-  const redis = new Redis(TEST_REDIS_URL);
-  const keys = await redis.keys(`${t.queuePrefix}:*`);
-  if (keys.length > 0) await redis.del(...keys);
-  redis.disconnect();
-  await t.db.drop();
-}
 
 describe('connections: each provider family end to end (real PostgreSQL + Redis, stand-in providers)', () => {
   let stand: ServiceStandIns;
@@ -77,7 +57,7 @@ describe('connections: each provider family end to end (real PostgreSQL + Redis,
   });
 
   afterAll(async () => {
-    await closeQuietly(t);
+    await t?.close();
     await stand?.close();
   });
 

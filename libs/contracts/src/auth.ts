@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optionalText, optionalUrl } from './common.js';
+import { oauthAppFields, optionalText, optionalUrl } from './common.js';
 import { SessionUserSchema } from './session.js';
 
 /** A same-origin path to return to after signing in (never another origin). */
@@ -76,15 +76,7 @@ export const LoginProviderSchema = z
     service_name: z.string(),
     service_type: z.string(),
     description: z.string().nullable(),
-    app_id: z.string().nullable(),
-    /** SECRET_MASK when a secret is stored, '' when none. Never the secret. */
-    app_secret: z.string(),
-    base_url: z.string().nullable(),
-    auth_url: z.string().nullable(),
-    token_url: z.string().nullable(),
-    redirect_url: z.string().nullable(),
-    scopes: z.string().nullable(),
-    user_url: z.string().nullable(),
+    ...oauthAppFields,
   })
   .meta({ id: 'LoginProvider' });
 export type LoginProviderDto = z.infer<typeof LoginProviderSchema>;

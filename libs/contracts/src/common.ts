@@ -50,3 +50,16 @@ export const optionalUrl = z
 
 /** An optional free-text field of an admin form, bounded. */
 export const optionalText = (max: number) => z.string().max(max).nullable().optional();
+
+/** How an admin sees an OAuth app registration (login providers, catalog services): never the secret. */
+export const oauthAppFields = {
+  app_id: z.string().nullable(),
+  /** '********' when a secret is stored, '' when none. */
+  app_secret: z.string(),
+  base_url: z.string().nullable(),
+  auth_url: z.string().nullable(),
+  token_url: z.string().nullable(),
+  redirect_url: z.string().nullable(),
+  user_url: z.string().nullable(),
+  scopes: z.string().nullable(),
+};

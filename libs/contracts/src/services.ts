@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LoginCallbackQuerySchema } from './auth.js';
-import { optionalText, optionalUrl, SERVICE_STATUSES } from './common.js';
+import { oauthAppFields, optionalText, optionalUrl, SERVICE_STATUSES } from './common.js';
 
 /** How a provider's token endpoint wants to be spoken to (PROVIDERS.md quirks), all admin-editable. */
 export const TokenAuthSchema = z.enum(['body', 'basic']);
@@ -17,15 +17,7 @@ export const ExternalServiceSchema = z
     connected: z.boolean(),
     needs_reconnect: z.boolean(),
     status: z.enum(SERVICE_STATUSES),
-    scopes: z.string().nullable(),
-    app_id: z.string().nullable(),
-    /** '********' when a secret is stored, '' when none: never the secret. */
-    app_secret: z.string(),
-    base_url: z.string().nullable(),
-    auth_url: z.string().nullable(),
-    token_url: z.string().nullable(),
-    redirect_url: z.string().nullable(),
-    user_url: z.string().nullable(),
+    ...oauthAppFields,
     token_auth: TokenAuthSchema,
     token_body: TokenBodySchema,
     send_scope: z.boolean(),
