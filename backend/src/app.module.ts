@@ -4,6 +4,7 @@ import { AuthModule } from './modules/auth/auth.module.js';
 import { BillingModule } from './modules/billing/billing.module.js';
 import { ContactModule } from './modules/contact/contact.module.js';
 import { ExternalServicesModule } from './modules/external-services/external-services.module.js';
+import { OAuthServerModule } from './modules/oauth-server/oauth-server.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { SiteModule } from './modules/site/site.module.js';
 import { UsersModule } from './modules/users/users.module.js';
@@ -19,6 +20,7 @@ export class AppModule {
         BillingModule.forRoot(options.role),
         ExternalServicesModule.forRoot(options.role),
         ContactModule.forRoot(options.role),
+        OAuthServerModule.forRoot(options.role),
         ...(web ? [HealthModule, SiteModule, UsersModule, AuthModule] : []),
       ],
     };

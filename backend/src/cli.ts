@@ -2,9 +2,10 @@ import 'reflect-metadata';
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { EmailSchema } from '@life/contracts';
+import { CreateOAuthClientSchema, EmailSchema } from '@life/contracts';
 import { loadConfig } from './config/config.js';
 import { User } from './modules/users/entities/user.entity.js';
 import { KeyRing, loadKeyRing } from './core/crypto/key-ring.js';
@@ -13,6 +14,8 @@ import { ormConfig } from './core/database/orm.config.js';
 import { assertNodeVersion } from './core/node-version.js';
 import { requestRotation } from './modules/external-services/key-rotation.cli.js';
 import { keyUsage, type Execute } from './modules/external-services/vault-keys.js';
+import { ClientsService } from './modules/oauth-server/clients.service.js';
+import { SigningKeysService } from './modules/oauth-server/signing-keys.service.js';
 
 /**
  * Admin tasks: `npm run cli -- <command>`. Later modules add their commands to COMMANDS.
@@ -43,7 +46,7 @@ function registerMigration(fileName: string): void {
   const index = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'migrations', 'index.ts');
   let source = readFileSync(index, 'utf8');
   source = source.replace(/(import type \{ MigrationObject \} from '@mikro-orm\/core';\n)/, `$1import { ${className} } from './${className}.js';\n`);
-  source = source.replace(/\];\s*$/, `, { name: '${className}', class: ${className} }];\n`);
+  source = source.replace(/,?\s*\];\s*$/, `,\n  { name: '${className}', class: ${className} },\n];\n`);
   writeFileSync(index, source);
 }
 
@@ -159,6 +162,50 @@ export const COMMANDS: Record<string, Command> = {
             parsed.data,
           ]);
         console.log(rows.length > 0 ? `Invited ${parsed.data}.` : `${parsed.data} was already invited.`);
+      });
+    },
+  },
+  'client:create': {
+    usage:
+      'client:create --name <name> --redirect-uri <uri> [--redirect-uri <uri>...] [--public] [--scopes "openid profile ..."] [--description <text>]\n      register a third-party app; prints its client id and secret once',
+    run: async (args) => {
+      const { values } = parseArgs({
+        args,
+        options: {
+          name: { type: 'string' },
+          'redirect-uri': { type: 'string', multiple: true },
+          public: { type: 'boolean', default: false },
+          scopes: { type: 'string' },
+          description: { type: 'string' },
+        },
+        strict: true,
+      });
+      const parsed = CreateOAuthClientSchema.safeParse({
+        name: values.name ?? '',
+        client_type: values.public ? 'public' : 'confidential',
+        redirect_uris: values['redirect-uri'] ?? [],
+        ...(values.scopes ? { allowed_scopes: values.scopes.split(/\s+/).filter(Boolean) } : {}),
+        ...(values.description ? { description: values.description } : {}),
+      });
+      if (!parsed.success) {
+        throw new Error(`client:create: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; ')}`);
+      }
+      await withOrm(async (orm) => {
+        const created = await new ClientsService(orm.em.fork()).create(parsed.data, null);
+        console.log(`client_id=${created.client_id}`);
+        console.log(created.client_secret ? `client_secret=${created.client_secret}` : 'client_secret= (public client: none; use PKCE)');
+        console.log(`type=${created.client_type} scopes="${created.allowed_scopes.join(' ')}" redirect_uris=${created.redirect_uris.join(',')}`);
+        if (created.client_secret) console.error('Keep the secret now: only its hash is stored and it will not be shown again.');
+      });
+    },
+  },
+  'oauth:rotate-signing-key': {
+    usage: 'oauth:rotate-signing-key  make a new ID token signing key; the old one stays in the JWKS for 7 days',
+    run: async () => {
+      const { ring } = configuredKeyRing();
+      await withOrm(async (orm) => {
+        const kid = await new SigningKeysService(orm.em.fork(), ring).rotate();
+        console.log(`New signing key ${kid} is active; processes pick it up within a minute.`);
       });
     },
   },

@@ -5,6 +5,10 @@ import { createTestDatabase, type TestDatabase } from './helpers/test-database.j
 
 const TABLES = [
   'users',
+  'oauth_grants',
+  'oauth_codes',
+  'oauth_tokens',
+  'oauth_signing_keys',
   'service_connections',
   'user_identities',
   'edition_stock',

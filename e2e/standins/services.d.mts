@@ -116,6 +116,7 @@ export interface ServiceRowBody {
   app_secret: string;
   auth_url: string;
   token_url: string;
+  base_url: string;
   user_url: string;
   token_auth: 'basic' | 'body';
   token_body: 'form' | 'json';

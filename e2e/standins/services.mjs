@@ -612,6 +612,7 @@ export async function startServiceStandIns(options = {}) {
           app_secret: standIn.clientSecret,
           auth_url: standIn.authorizeUrl,
           token_url: standIn.tokenUrl,
+          base_url: standIn.url,
           user_url: `${standIn.url}${userPath ?? '/me'}${serviceName === 'youtube' ? '?part=snippet&mine=true' : ''}`,
           token_auth: o.tokenAuth ?? 'body',
           token_body: o.body ?? 'form',

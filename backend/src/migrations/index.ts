@@ -1,4 +1,5 @@
 import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261122202124_oauth_server } from './Migration20261122202124_oauth_server.js';
 import { Migration20261122184059_connections } from './Migration20261122184059_connections.js';
 import { Migration20261122182427_contact } from './Migration20261122182427_contact.js';
 import { Migration20261122182141_billing } from './Migration20261122182141_billing.js';
@@ -12,4 +13,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122182141_billing', class: Migration20261122182141_billing },
   { name: 'Migration20261122182427_contact', class: Migration20261122182427_contact },
   { name: 'Migration20261122184059_connections', class: Migration20261122184059_connections },
+  { name: 'Migration20261122202124_oauth_server', class: Migration20261122202124_oauth_server },
 ];

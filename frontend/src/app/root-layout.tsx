@@ -3,6 +3,7 @@ import { Outlet } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { Footer } from '@/components/layout/footer';
 import { Header } from '@/components/layout/header';
+import { isFramed } from '@/lib/frame';
 import { useSession } from '@/lib/session';
 
 // Only admins ever open the panel, so its code (and later its sections) loads on demand.
@@ -12,8 +13,18 @@ export function RootLayout() {
   const { t } = useTranslation();
   const { isAdmin } = useSession();
   const [adminRequested, setAdminRequested] = useState(false);
+  // Framed (the admin panel's Autorizar shows the consent page in a dialog): only the page, no header, footer or panel.
+  const [framed] = useState(isFramed);
   // Losing the admin role (logout, another tab) closes the panel.
   const adminPanelOpen = adminRequested && isAdmin;
+
+  if (framed) {
+    return (
+      <main id="main" className="min-h-dvh" data-testid="framed-main">
+        <Outlet />
+      </main>
+    );
+  }
 
   return (
     <div className="flex min-h-dvh flex-col">

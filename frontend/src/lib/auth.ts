@@ -2,9 +2,13 @@ import type { LoginProviderName } from '@life/contracts';
 import { apiRequest } from './api-client';
 import { clearSession, getAuthToken } from './session';
 
-/** Login starts on the backend (same origin), which redirects to the identity provider. */
-export function loginPath(provider: LoginProviderName): string {
-  return `/login/${provider}`;
+/**
+ * Login starts on the backend (same origin), which redirects to the identity provider.
+ * `returnTo` (a path on this site) is where the sign-in comes back to instead of /dashboard.
+ */
+export function loginPath(provider: LoginProviderName, returnTo?: string): string {
+  const path = `/login/${provider}`;
+  return returnTo ? `${path}?returnTo=${encodeURIComponent(returnTo)}` : path;
 }
 
 export function startLogin(provider: LoginProviderName): void {

@@ -6,3 +6,4 @@ export * from './auth.js';
 export * from './billing.js';
 export * from './contact.js';
 export * from './services.js';
+export * from './oauth.js';

@@ -6,6 +6,10 @@ import { ExternalService } from '../../modules/external-services/entities/extern
 import { Connection } from '../../modules/external-services/entities/connection.entity.js';
 import { UserCredential } from '../../modules/external-services/entities/user-credential.entity.js';
 import { OAuthClient } from '../../modules/oauth-server/entities/oauth-client.entity.js';
+import { OAuthCode } from '../../modules/oauth-server/entities/oauth-code.entity.js';
+import { OAuthGrant } from '../../modules/oauth-server/entities/oauth-grant.entity.js';
+import { OAuthToken } from '../../modules/oauth-server/entities/oauth-token.entity.js';
+import { OAuthSigningKey } from '../../modules/oauth-server/entities/signing-key.entity.js';
 import { User } from '../../modules/users/entities/user.entity.js';
 import { EditionStock } from '../../modules/billing/entities/edition-stock.entity.js';
 import { Membership } from '../../modules/billing/entities/membership.entity.js';
@@ -26,6 +30,10 @@ export const ENTITIES = [
   Connection,
   UserCredential,
   OAuthClient,
+  OAuthGrant,
+  OAuthCode,
+  OAuthToken,
+  OAuthSigningKey,
   EditionStock,
   Reservation,
   Membership,

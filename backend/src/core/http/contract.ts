@@ -1,7 +1,8 @@
 import { SetMetadata } from '@nestjs/common';
 import type { ZodType } from 'zod';
 
-export type Access = 'public' | 'session' | 'admin';
+/** public: anyone; session: a signed-in person; admin: that role; app: a third-party app's access token (OAuth). */
+export type Access = 'public' | 'session' | 'admin' | 'app';
 
 /**
  * The shape of one endpoint, written once with the zod schemas of libs/contracts.
@@ -20,6 +21,8 @@ export interface ContractSpec {
   successStatus?: number;
   /** Other documented answers, by status. */
   errors?: number[];
+  /** How the body is encoded (OAuth endpoints take forms). Default json. */
+  bodyEncoding?: 'json' | 'form';
   /** Not a JSON answer (HTML page, redirect). */
   produces?: string;
 }

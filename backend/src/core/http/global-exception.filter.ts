@@ -21,6 +21,8 @@ const CODES: Record<number, string> = {
 export interface ErrorBody {
   error: string;
   message: string;
+  /** RFC 6749 §5.2: OAuth endpoints repeat `message` here for OAuth clients. */
+  error_description?: string;
   details?: { path: string; message: string }[];
   requestId?: string;
 }
@@ -40,6 +42,27 @@ export function fastifyErrorToBody(error: { statusCode?: number; code?: string; 
     default:
       return { status, body: { error: CODES[status] ?? 'bad_request', message: status === 400 ? 'No se pudo leer la petición.' : error.message } };
   }
+}
+
+const OAUTH_ENDPOINT = /^\/oauth\/(token|revoke|introspect|authorize|userinfo)$/;
+const NOT_OAUTH_CODES = new Set([
+  'validation_failed',
+  'bad_request',
+  'invalid_json',
+  'unsupported_media_type',
+  'payload_too_large',
+  'not_found',
+  'method_not_allowed',
+]);
+
+/** On the OAuth endpoints every error is an RFC 6749 one: `invalid_request` for malformed input, plus `error_description`. */
+function oauthShaped<T extends { status: number; body: ErrorBody }>(pathname: string, answer: T): T {
+  if (!OAUTH_ENDPOINT.test(pathname) || answer.status >= 500) return answer;
+  const error = NOT_OAUTH_CODES.has(answer.body.error) && answer.status !== 404 && answer.status !== 405 ? 'invalid_request' : answer.body.error;
+  const description = answer.body.details?.length
+    ? `${answer.body.message} ${answer.body.details.map((d) => `${d.path}: ${d.message}`).join('; ')}`
+    : answer.body.message;
+  return { ...answer, body: { ...answer.body, error, error_description: description } };
 }
 
 /**
@@ -67,7 +90,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
       }
     }
 
-    const { status, body, headers } = this.toResponse(exception);
+    const { status, body, headers } = oauthShaped(pathOf(request.url), this.toResponse(exception));
     if (status >= 500) {
       this.logger.error({ err: exception, requestId }, 'Unhandled error');
     }

@@ -87,13 +87,15 @@ export class OpenApiService {
         summary: spec.summary,
         tags: spec.tags,
         operationId: `${route.controller}_${route.handler}`,
-        security: spec.access === 'public' ? [] : [{ bearer: [] }],
+        security: spec.access === 'public' ? [] : spec.access === 'app' ? [{ appToken: [] }] : [{ bearer: [] }],
         ...(spec.access === 'admin' ? { description: 'Admin only.' } : {}),
         requestParams: {
           ...(spec.params ? { path: spec.params as never } : {}),
           ...(spec.query ? { query: spec.query as never } : {}),
         },
-        ...(spec.body ? { requestBody: { content: { 'application/json': { schema: spec.body } } } } : {}),
+        ...(spec.body
+          ? { requestBody: { content: { [spec.bodyEncoding === 'form' ? 'application/x-www-form-urlencoded' : 'application/json']: { schema: spec.body } } } }
+          : {}),
         responses: {
           [String(spec.successStatus ?? 200)]: spec.response
             ? { description: 'Success', content: { 'application/json': { schema: spec.response } } }
@@ -120,7 +122,12 @@ export class OpenApiService {
         version,
         description: 'Conecta tu vida y aprovéchala cada día. Errors are JSON `{ error, message }`.',
       },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'authToken from sign-in' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'authToken from sign-in' },
+          appToken: { type: 'http', scheme: 'bearer', description: 'An access token issued to a third-party app by /oauth/token' },
+        },
+      },
       paths,
     });
     return this.document;

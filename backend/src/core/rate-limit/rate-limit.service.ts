@@ -34,6 +34,14 @@ export class RateLimit {
     }
   }
 
+  /** Throws RateLimitError when `key` has used up its points, without counting a request. */
+  async check(key: string): Promise<void> {
+    const state = await this.limiter.get(hashKey(key));
+    if (state && state.consumedPoints >= this.rule.points) {
+      throw new RateLimitError(retryAfterSeconds(state.msBeforeNext));
+    }
+  }
+
   /** Forgets `key`'s count (e.g. after a successful sign-in). */
   async reset(key: string): Promise<void> {
     await this.limiter.delete(hashKey(key));

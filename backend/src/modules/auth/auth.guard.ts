@@ -2,6 +2,7 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import type { Role } from '@life/contracts';
 import type { AuthenticatedRequest } from '../../core/http/current-user.decorator.js';
+import { APP_TOKEN_KEY } from '../../core/http/app-token.decorator.js';
 import { PUBLIC_KEY } from '../../core/http/public.decorator.js';
 import { ROLES_KEY } from '../../core/http/roles.decorator.js';
 import { AuthError, AuthErrorCode } from './auth.errors.js';
@@ -28,6 +29,8 @@ export class AuthGuard implements CanActivate {
     if (context.getType() !== 'http') return true;
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) return true;
+    // App routes have their own guard (AppTokenGuard): a session is not what they accept.
+    if (this.reflector.getAllAndOverride<boolean>(APP_TOKEN_KEY, targets)) return true;
 
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const token = bearerToken(request.headers.authorization);

@@ -23,7 +23,18 @@ import { VaultRotationService } from './vault-rotation.service.js';
  */
 @Module({})
 export class ExternalServicesModule {
+  private static readonly built = new Map<ProcessRole, DynamicModule>();
+
+  /** One module object per role, so that importing it from several modules registers it once. */
   static forRoot(role: ProcessRole): DynamicModule {
+    const existing = ExternalServicesModule.built.get(role);
+    if (existing) return existing;
+    const module = ExternalServicesModule.build(role);
+    ExternalServicesModule.built.set(role, module);
+    return module;
+  }
+
+  private static build(role: ProcessRole): DynamicModule {
     return {
       module: ExternalServicesModule,
       imports: [BullModule.registerQueue({ name: TOKEN_REFRESH_QUEUE }, { name: VAULT_QUEUE })],

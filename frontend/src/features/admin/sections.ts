@@ -1,5 +1,6 @@
 import { AppWindow, HeartPulse, Inbox, KeyRound, MailPlus, Plug } from 'lucide-react';
 import type { AdminSection } from '@/components/layout/admin-panel-shell';
+import { AppsAdminSection } from '@/features/oauth/components/apps-admin-section';
 import { ServicesAdminSection } from '@/features/services/components/services-admin-section';
 import { BetaInvitesSection } from './components/beta-invites-section';
 import { ContactMessagesView, UnhandledContactMessagesBadge } from './components/contact-messages-view';
@@ -40,6 +41,7 @@ export const ADMIN_SECTIONS: readonly AdminSection<AdminSectionId>[] = [
     navLabelKey: 'admin.nav.aplicaciones',
     titleKey: 'admin.sections.aplicaciones',
     icon: AppWindow,
+    Component: AppsAdminSection,
   },
   // Salud shows only its title ('Salud del Sistema') by design.
   { id: 'salud', navLabelKey: 'admin.nav.salud', titleKey: 'admin.sections.salud', icon: HeartPulse },

@@ -1,5 +1,6 @@
 import type { Opt } from '@mikro-orm/core';
 import { Entity, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
+import type { ClientType } from '@life/contracts';
 import { BaseEntity } from '../../../core/database/base.entity.js';
 import { User } from '../../users/entities/user.entity.js';
 
@@ -13,12 +14,21 @@ export class OAuthClient extends BaseEntity {
   @Unique()
   clientId: string;
 
+  /** confidential: has a secret and authenticates with it; public: PKCE only (SPAs, native apps). */
+  @Property({ type: 'varchar', length: 20 })
+  clientType: Opt<ClientType> = 'confidential';
+
   /** SHA-256 (hex) of a 256-bit random secret, shown once at creation; null for public clients. */
   @Property({ type: 'char', length: 64, nullable: true })
   clientSecretHash?: string | null;
 
-  @Property({ type: 'varchar', length: 2000 })
-  redirectUri: string;
+  /** Registered redirect URIs, compared exactly (a loopback's port may vary). */
+  @Property({ type: 'jsonb' })
+  redirectUris: string[];
+
+  /** The scopes this client may ask for. */
+  @Property({ type: 'jsonb' })
+  allowedScopes: string[];
 
   @Property({ type: 'text', nullable: true })
   description?: string | null;

@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { LoaderCircle, Plus, Trash2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { AdminTable, TableMessageRow, Td, Th, Tr } from '@/components/layout/admin-table';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -8,7 +9,6 @@ import { ApiError, apiErrorMessage } from '@/lib/api-client';
 import { useCreateBetaInvite } from '../api/create-beta-invite';
 import { useDeleteBetaInvite } from '../api/delete-beta-invite';
 import { useBetaInvites } from '../api/get-beta-invites';
-import { AdminTable, TableMessageRow, Td, Th, Tr } from './admin-table';
 
 const COLUMN_COUNT = 4;
 

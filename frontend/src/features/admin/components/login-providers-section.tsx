@@ -2,11 +2,11 @@ import { useEffect, useState } from 'react';
 import type { LoginProviderDto } from '@life/contracts';
 import { Pencil, Plus, Trash2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { AdminTable, TableMessageRow, Td, Th, Tr } from '@/components/layout/admin-table';
 import { Button } from '@/components/ui/button';
 import { truncate } from '@/lib/truncate';
 import { useDeleteLoginProvider } from '../api/delete-login-provider';
 import { useLoginProviders } from '../api/get-login-providers';
-import { AdminTable, TableMessageRow, Td, Th, Tr } from './admin-table';
 import { LoginProviderFormDialog } from './login-provider-form-dialog';
 
 const COLUMN_COUNT = 4;

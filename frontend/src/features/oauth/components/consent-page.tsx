@@ -1,8 +1,223 @@
-import { useTranslation } from 'react-i18next';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import type { AppGrant, ConsentInfo } from '@life/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useRouter } from '@tanstack/react-router';
+import { Check, LoaderCircle, LogIn, ShieldCheck, X } from 'lucide-react';
+import { Trans, useTranslation } from 'react-i18next';
 import { PageStatus } from '@/components/layout/page-status';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { ApiError, apiErrorMessage } from '@/lib/api-client';
+import { APP_GRANTS_QUERY_KEY, getAppGrants } from '@/lib/app-grants';
+import { loginPath } from '@/lib/auth';
+import { isFramed } from '@/lib/frame';
+import { clearSession, useSession } from '@/lib/session';
+import { authorizeParamsOf, useDecideConsent, type ConsentAction } from '../api/decide-consent';
+import { useConsentInfo } from '../api/get-consent-info';
+import { leavePageFor } from '../utils/leave-page';
 
-/** Consent screen for third-party apps: only its loading state exists so far. */
+/** `prompt=consent` asks for the question even when the person already said yes. */
+function forcesConsent(search: string): boolean {
+  const prompt = new URLSearchParams(search).get('prompt');
+  return !!prompt && prompt.split(' ').includes('consent');
+}
+
+/** A remembered yes: a grant for this app that already covers every requested scope. */
+export function coversRequest(grants: readonly AppGrant[], consent: ConsentInfo): boolean {
+  const requested = consent.scopes.map((entry) => entry.scope);
+  return grants.some((grant) => {
+    if (grant.client_id !== consent.client_id) return false;
+    const granted = new Set(grant.scopes.map((entry) => entry.scope));
+    return requested.every((scope) => granted.has(scope));
+  });
+}
+
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).host || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Consent screen for third-party apps (`/oauth/authorize`, spec section 2). It reads the request
+ * from its own query string; the server checks it (`GET /oauth/authorize` as JSON, no bearer)
+ * and its error message is shown here, never a redirect. Signed out, it offers GitHub sign-in
+ * that comes back to this same request; signed in, Permitir / Denegar, or an automatic yes
+ * when a grant already covers the request (unless `prompt=consent`).
+ */
 export function ConsentPage() {
   const { t } = useTranslation();
-  return <PageStatus message={t('oauth.loading')} visuallyHidden />;
+  const router = useRouter();
+  // The raw query, read once: the router's parsed copy would turn numeric-looking values into numbers.
+  const [{ pathname, search }] = useState(() => ({ pathname: router.history.location.pathname, search: router.history.location.search }));
+  const { isSignedIn } = useSession();
+  const consent = useConsentInfo(search);
+
+  useEffect(() => {
+    if (consent.error) console.error('Error cargando la solicitud de acceso', consent.error);
+  }, [consent.error]);
+
+  if (consent.isPending) return <PageStatus message={t('oauth.loading')} visuallyHidden />;
+
+  if (consent.isError) {
+    return (
+      <ConsentCard testId="consent-error">
+        <h1 className="text-xl font-semibold tracking-tight text-foreground sm:text-2xl">{t('oauth.error.title')}</h1>
+        <Alert variant="error" className="mt-5" data-testid="consent-error-message">
+          {apiErrorMessage(consent.error) ?? t('oauth.error.generic')}
+        </Alert>
+      </ConsentCard>
+    );
+  }
+
+  if (!isSignedIn) return <SignInPrompt consent={consent.data} returnTo={`${pathname}${search}`} />;
+
+  return <SignedInConsent consent={consent.data} search={search} />;
+}
+
+function ConsentCard({ children, testId }: { children: ReactNode; testId: string }) {
+  return (
+    <div className="mx-auto flex w-full max-w-lg flex-col px-3 py-8 sm:px-4 sm:py-16">
+      <div className="rounded-3xl border bg-card p-5 shadow-soft sm:p-8" data-testid={testId}>
+        {children}
+      </div>
+    </div>
+  );
+}
+
+function SignInPrompt({ consent, returnTo }: { consent: ConsentInfo; returnTo: string }) {
+  const { t } = useTranslation();
+  // Inside a frame (the admin panel's Autorizar) the identity provider would refuse to load: leave the frame.
+  const [target] = useState(() => (isFramed() ? '_top' : undefined));
+  return (
+    <ConsentCard testId="consent-sign-in">
+      <h1 className="text-xl font-semibold tracking-tight text-foreground sm:text-2xl">{t('oauth.signIn.title')}</h1>
+      <p className="mt-2 text-muted-foreground">{t('oauth.signIn.description', { client_name: consent.client_name })}</p>
+      <Button asChild size="lg" className="mt-6 w-full sm:w-auto">
+        <a href={loginPath('github', returnTo)} target={target} data-testid="consent-login-github">
+          <LogIn aria-hidden="true" />
+          {t('oauth.signIn.github')}
+        </a>
+      </Button>
+    </ConsentCard>
+  );
+}
+
+function SignedInConsent({ consent, search }: { consent: ConsentInfo; search: string }) {
+  const { t } = useTranslation();
+  const [forced] = useState(() => forcesConsent(search));
+  const decide = useDecideConsent();
+  const [leaving, setLeaving] = useState(false);
+  const autoAllowStarted = useRef(false);
+
+  // Not needed when the question is asked anyway. A 401 signs out here (the page then asks to sign in).
+  const grants = useQuery({
+    queryKey: [...APP_GRANTS_QUERY_KEY, 'consent'],
+    queryFn: async ({ signal }) => {
+      try {
+        return await getAppGrants({ signal, ignoreUnauthorized: true });
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) clearSession();
+        throw error;
+      }
+    },
+    enabled: !forced,
+    staleTime: 0,
+  });
+  const remembered = !forced && !!grants.data && coversRequest(grants.data, consent);
+
+  const { mutate } = decide;
+  const submit = useCallback(
+    (action: ConsentAction) =>
+      mutate(
+        { params: authorizeParamsOf(search), action },
+        {
+          // A GET to where the server says (never a second POST); the button stays busy while the page leaves.
+          onSuccess: ({ redirect_to }) => {
+            setLeaving(true);
+            leavePageFor(redirect_to);
+          },
+        },
+      ),
+    [mutate, search],
+  );
+
+  useEffect(() => {
+    // Once per page, even when StrictMode runs effects twice.
+    if (!remembered || autoAllowStarted.current) return;
+    autoAllowStarted.current = true;
+    submit('allow');
+  }, [remembered, submit]);
+
+  // Waiting for the grants decides between the question and the automatic yes: no buttons flash by.
+  if (!forced && grants.isPending) return <PageStatus message={t('oauth.loading')} visuallyHidden />;
+
+  const autoAllowing = remembered && !decide.isError;
+  const host = hostOf(consent.redirect_uri);
+  const errorMessage = decide.isError ? t('oauth.consent.decisionError', { message: apiErrorMessage(decide.error) ?? t('oauth.consent.tryAgain') }) : null;
+  const busy = decide.isPending || leaving;
+
+  return (
+    <ConsentCard testId="consent-request">
+      <div className="flex items-center gap-3">
+        <span className="inline-flex size-10 shrink-0 items-center justify-center rounded-full bg-secondary text-secondary-foreground">
+          <ShieldCheck aria-hidden="true" className="size-5" />
+        </span>
+        <h1 className="text-xl font-semibold tracking-tight text-foreground sm:text-2xl">{t('oauth.consent.title')}</h1>
+      </div>
+      <p className="mt-5 text-foreground" data-testid="consent-request-text">
+        <Trans i18nKey="oauth.consent.request" values={{ client_name: consent.client_name }} components={{ strong: <strong className="font-semibold" /> }} />
+      </p>
+      {consent.scopes.length > 0 ? (
+        <ul className="mt-3 grid gap-2" data-testid="consent-scopes">
+          {consent.scopes.map((entry) => (
+            <li key={entry.scope} data-scope={entry.scope} className="flex items-start gap-2.5 rounded-2xl bg-muted/60 px-4 py-3 text-sm text-foreground">
+              <Check aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-primary" />
+              <span className="min-w-0 break-words">{entry.description}</span>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="mt-3 rounded-2xl bg-muted/60 px-4 py-3 text-sm text-muted-foreground" data-testid="consent-no-scopes">
+          {t('oauth.consent.noScopes')}
+        </p>
+      )}
+      {host && <p className="mt-4 text-sm break-words text-muted-foreground">{t('oauth.consent.returnTo', { host })}</p>}
+
+      {errorMessage && (
+        <Alert variant="error" className="mt-5" data-testid="consent-decision-error">
+          {errorMessage}
+        </Alert>
+      )}
+
+      {autoAllowing ? (
+        <p role="status" className="mt-6 flex items-center gap-2 text-sm font-medium text-muted-foreground" data-testid="consent-redirecting">
+          <LoaderCircle aria-hidden="true" className="size-4 animate-spin text-primary" />
+          {t('oauth.consent.remembered')}
+        </p>
+      ) : (
+        <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+          <Button variant="outline" size="lg" disabled={busy} onClick={() => submit('deny')} data-testid="consent-deny">
+            {decide.isPending && decide.variables.action === 'deny' ? <LoaderCircle aria-hidden="true" className="animate-spin" /> : <X aria-hidden="true" />}
+            {t('oauth.consent.deny')}
+          </Button>
+          <Button size="lg" disabled={busy} onClick={() => submit('allow')} data-testid="consent-allow">
+            {decide.isPending && decide.variables.action === 'allow' ? (
+              <LoaderCircle aria-hidden="true" className="animate-spin" />
+            ) : (
+              <Check aria-hidden="true" />
+            )}
+            {t('oauth.consent.allow')}
+          </Button>
+        </div>
+      )}
+      {leaving && !autoAllowing && (
+        <p role="status" className="mt-4 text-center text-sm text-muted-foreground sm:text-right" data-testid="consent-redirecting">
+          {t('oauth.consent.redirecting')}
+        </p>
+      )}
+    </ConsentCard>
+  );
 }

@@ -36,6 +36,7 @@ function renderProfile(
   const api = stubFetch((request) => {
     if (request.url === '/api/billing/membership') return jsonResponse(200, { membership: membership() });
     if (request.url === '/api/stripe/create-checkout-session') return checkout(request);
+    if (request.url === '/api/users/me/apps') return jsonResponse(200, []);
     return jsonResponse(200, REGULAR_USER);
   });
   renderWithProviders(<ProfilePage />, { initialPath });

@@ -18,7 +18,9 @@ function renderProfile(onPatch: (request: RecordedRequest) => Response | Promise
       ? onPatch(request)
       : request.url === '/api/billing/membership'
         ? jsonResponse(200, { membership: null })
-        : jsonResponse(200, REGULAR_USER),
+        : request.url === '/api/users/me/apps'
+          ? jsonResponse(200, [])
+          : jsonResponse(200, REGULAR_USER),
   );
   renderWithProviders(
     <>

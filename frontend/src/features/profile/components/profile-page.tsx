@@ -10,6 +10,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { apiErrorMessage } from '@/lib/api-client';
 import { useProfile } from '../api/get-profile';
 import { useUpdateProfile } from '../api/update-profile';
+import { AppGrantsSection } from './app-grants-section';
 import { MembershipSection } from './membership-section';
 import { PayWithStripe } from './pay-with-stripe';
 
@@ -46,6 +47,7 @@ export function ProfilePage() {
           <ProfileForm key={profile.data.id} profile={profile.data} />
         )}
       </div>
+      <AppGrantsSection />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import type { ComponentProps, ReactNode } from 'react';
 import { cn } from '@/lib/utils';
 
-/** A bordered card that scrolls sideways when the columns do not fit. */
+/** The admin panel sections' tables: a bordered card that scrolls sideways when the columns do not fit. */
 export function AdminTable({ className, children, ...props }: ComponentProps<'table'>) {
   return (
     <div className="overflow-x-auto rounded-2xl border bg-card shadow-soft">

@@ -1,0 +1,240 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { EntityManager } from '@mikro-orm/postgresql';
+import OAuth2Server from '@node-oauth/oauth2-server';
+import type { AppGrant, ConsentDecision, ConsentInfo } from '@life/contracts';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { AppError } from '../../core/http/app-error.js';
+import { ClientsService, redirectUriMatches } from './clients.service.js';
+import type { OAuthClient } from './entities/oauth-client.entity.js';
+import { OAuthGrant } from './entities/oauth-grant.entity.js';
+import { OAuthProtocolError } from './oauth.errors.js';
+import { readParams } from './params.js';
+import { describeScopes, parseScope } from './scopes.js';
+import { CODE_PREFIX, newSecret, sha256 } from './secrets.js';
+import { TokenStore } from './token-store.service.js';
+
+export const CODE_LIFETIME_SECONDS = 60;
+
+const AUTHORIZE_PARAMS = [
+  'client_id',
+  'redirect_uri',
+  'response_type',
+  'scope',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+  'nonce',
+  'prompt',
+  'response_mode',
+] as const;
+
+/** A checked authorization request: everything needed to ask for consent or to issue a code. */
+export interface AuthorizationRequest {
+  client: OAuthClient;
+  redirectUri: string;
+  scopes: string[];
+  state?: string;
+  codeChallenge?: string;
+  nonce?: string;
+}
+
+export interface ConsentingUser {
+  id: string;
+  sessionId: string;
+}
+
+/**
+ * The authorization endpoint: validates a request (client, exact redirect URI, scopes, PKCE)
+ * without ever redirecting on a bad client or URI, remembers consent as a grant, and issues
+ * the code through @node-oauth/oauth2-server's authorize handler.
+ */
+@Injectable()
+export class AuthorizationService {
+  private readonly logger = new Logger(AuthorizationService.name);
+
+  constructor(
+    private readonly em: EntityManager,
+    private readonly clients: ClientsService,
+    private readonly tokens: TokenStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  get issuer(): string {
+    return this.config.appUrl;
+  }
+
+  /** Every check of an authorization request; errors are JSON for the page, never a redirect. */
+  async check(source: unknown): Promise<AuthorizationRequest> {
+    const p = readParams(source, AUTHORIZE_PARAMS);
+    if (!p.client_id) throw new OAuthProtocolError('invalid_request', 'Falta client_id: la aplicación no se ha identificado.');
+    const client = await this.clients.findActive(p.client_id);
+    if (!client) throw new OAuthProtocolError('invalid_client', 'Esta aplicación no existe o está desactivada.', 400);
+    if (client.redirectUris.length === 0) throw new OAuthProtocolError('invalid_request', 'La aplicación no tiene ninguna URI de redirección registrada.');
+    if (!p.redirect_uri && client.redirectUris.length > 1) {
+      throw new OAuthProtocolError('invalid_request', 'Falta redirect_uri: la aplicación tiene varias registradas.');
+    }
+    const redirectUri = p.redirect_uri ?? client.redirectUris[0]!;
+    if (!redirectUriMatches(client.redirectUris, redirectUri)) {
+      throw new OAuthProtocolError('invalid_request', 'La URI de redirección no coincide con ninguna registrada para esta aplicación.');
+    }
+    // Only the code flow (RFC 9700 §2.1.2: no implicit grant). The spec's Autorizar omits response_type.
+    if ((p.response_type ?? 'code') !== 'code') {
+      throw new OAuthProtocolError('unsupported_response_type', 'Solo se admite response_type=code.');
+    }
+    if (p.response_mode && p.response_mode !== 'query') throw new OAuthProtocolError('invalid_request', 'Solo se admite response_mode=query.');
+    const scopes = parseScope(p.scope);
+    const notAllowed = scopes.filter((scope) => !client.allowedScopes.includes(scope));
+    if (notAllowed.length > 0) {
+      throw new OAuthProtocolError('invalid_scope', `Esta aplicación no puede pedir: ${notAllowed.slice(0, 3).join(', ')}.`);
+    }
+    if (p.state && p.state.length > 500) throw new OAuthProtocolError('invalid_request', 'El parámetro state es demasiado largo.');
+    if (p.nonce && p.nonce.length > 500) throw new OAuthProtocolError('invalid_request', 'El parámetro nonce es demasiado largo.');
+    if (p.code_challenge) {
+      if ((p.code_challenge_method ?? 'plain') !== 'S256') {
+        throw new OAuthProtocolError('invalid_request', 'Solo se admite PKCE con code_challenge_method=S256.');
+      }
+      if (!/^[A-Za-z0-9._~-]{43,128}$/.test(p.code_challenge)) throw new OAuthProtocolError('invalid_request', 'code_challenge no es válido.');
+    } else if (p.code_challenge_method) {
+      throw new OAuthProtocolError('invalid_request', 'Falta code_challenge.');
+    } else if (client.clientType === 'public') {
+      throw new OAuthProtocolError('invalid_request', 'Las aplicaciones públicas deben usar PKCE (code_challenge con S256).');
+    }
+    return { client, redirectUri, scopes, state: p.state, codeChallenge: p.code_challenge, nonce: p.nonce };
+  }
+
+  async describe(source: unknown): Promise<ConsentInfo> {
+    const request = await this.check(source);
+    return {
+      client_id: request.client.clientId,
+      client_name: request.client.name,
+      redirect_uri: request.redirectUri,
+      scope: request.scopes.join(' '),
+      scopes: describeScopes(request.scopes),
+      state: request.state ?? null,
+    };
+  }
+
+  private redirect(base: string, params: Record<string, string | undefined>): string {
+    const url = new URL(base);
+    for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(name, value);
+    return url.toString();
+  }
+
+  /** The person's answer on the consent screen: where the browser goes next. */
+  async decide(source: unknown, action: 'allow' | 'deny', user: ConsentingUser): Promise<ConsentDecision> {
+    const request = await this.check(source);
+    if (action === 'deny') {
+      return {
+        redirect_to: this.redirect(request.redirectUri, {
+          error: 'access_denied',
+          error_description: 'La persona no dio permiso.',
+          state: request.state,
+          iss: this.issuer,
+        }),
+      };
+    }
+    const grantId = await this.remember(user.id, request.client, request.scopes);
+    const authTime = await this.sessionStart(user.sessionId);
+    const location = await this.issueCode(request, { id: user.id, grantId, authTime });
+    const url = new URL(location);
+    url.searchParams.set('iss', this.issuer); // RFC 9207
+    return { redirect_to: url.toString() };
+  }
+
+  private async sessionStart(sessionId: string): Promise<Date> {
+    const rows = await this.em.getConnection().execute<{ created_at: Date }[]>('select created_at from sessions where id = ?', [sessionId]);
+    return rows[0] ? new Date(rows[0].created_at) : new Date();
+  }
+
+  /** The grant for this person and app now covers these scopes (added to what it had, unless it was revoked). */
+  private async remember(userId: string, client: OAuthClient, scopes: string[]): Promise<string> {
+    const rows = await this.em.getConnection().execute<{ id: string }[]>(
+      `insert into oauth_grants (id, created_at, updated_at, user_id, client_id, scopes, revoked_at) values (?, now(), now(), ?, ?, ?::jsonb, null)
+       on conflict (user_id, client_id) do update set updated_at = now(), revoked_at = null,
+         scopes = case when oauth_grants.revoked_at is null
+           then (select coalesce(jsonb_agg(distinct s), '[]'::jsonb) from jsonb_array_elements_text(oauth_grants.scopes || excluded.scopes) s)
+           else excluded.scopes end
+       returning id`,
+      [randomUUID(), userId, client.id, JSON.stringify(scopes)],
+    );
+    return rows[0]!.id;
+  }
+
+  private async issueCode(request: AuthorizationRequest, subject: { id: string; grantId: string; authTime: Date }): Promise<string> {
+    const db = this.em.getConnection();
+    const client = request.client;
+    const server = new OAuth2Server({
+      allowEmptyState: true,
+      authorizationCodeLifetime: CODE_LIFETIME_SECONDS,
+      model: {
+        getClient: async () => ({ id: client.id, grants: ['authorization_code'], redirectUris: [request.redirectUri] }),
+        generateAuthorizationCode: async () => newSecret(CODE_PREFIX),
+        saveAuthorizationCode: async (code: OAuth2Server.AuthorizationCode, _client: OAuth2Server.Client, user: OAuth2Server.User) => {
+          await db.execute(
+            `insert into oauth_codes (id, created_at, updated_at, code_hash, client_id, user_id, grant_id, redirect_uri, scopes, code_challenge,
+              code_challenge_method, nonce, auth_time, expires_at) values (?, now(), now(), ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?)`,
+            [
+              randomUUID(),
+              sha256(code.authorizationCode),
+              client.id,
+              user.id,
+              user.grantId,
+              code.redirectUri,
+              JSON.stringify(request.scopes),
+              code.codeChallenge ?? null,
+              code.codeChallengeMethod ?? null,
+              request.nonce ?? null,
+              subject.authTime,
+              code.expiresAt,
+            ],
+            'run',
+          );
+          return { ...code, client: _client, user };
+        },
+        getAccessToken: async () => false,
+        saveToken: async () => false,
+      } as unknown as OAuth2Server.AuthorizationCodeModel,
+    });
+    const body = {
+      client_id: client.clientId,
+      redirect_uri: request.redirectUri,
+      response_type: 'code',
+      ...(request.state ? { state: request.state } : {}),
+      ...(request.codeChallenge ? { code_challenge: request.codeChallenge, code_challenge_method: 'S256' } : {}),
+    };
+    const req = new OAuth2Server.Request({ method: 'POST', headers: { 'content-type': 'application/json' }, query: {}, body });
+    const res = new OAuth2Server.Response({ headers: {} });
+    await server.authorize(req, res, { authenticateHandler: { handle: () => subject } });
+    const location = res.get('location') as string | undefined;
+    if (!location) throw new AppError(500, 'internal_error', 'No se pudo emitir el código de autorización.');
+    return location;
+  }
+
+  /** Apps holding a grant from this person (profile: 'Aplicaciones con acceso'). */
+  async grantsOf(userId: string): Promise<AppGrant[]> {
+    const grants = await this.em.find(OAuthGrant, { user: userId, revokedAt: null }, { populate: ['client'], orderBy: { createdAt: 'desc' } });
+    return grants.map((grant) => ({
+      id: grant.id,
+      client_id: grant.client.clientId,
+      client_name: grant.client.name,
+      scopes: describeScopes(grant.scopes),
+      granted_at: grant.createdAt.toISOString(),
+      updated_at: grant.updatedAt.toISOString(),
+    }));
+  }
+
+  /** Ends a grant: its tokens stop working at once and its unused codes can no longer be exchanged. */
+  async revokeGrant(userId: string, grantId: string): Promise<{ clientId: string; tokens: number }> {
+    const db = this.em.getConnection();
+    const rows = await db.execute<{ client_id: string }[]>(
+      'update oauth_grants set revoked_at = now(), updated_at = now() where id = ? and user_id = ? and revoked_at is null returning client_id',
+      [grantId, userId],
+    );
+    if (rows.length === 0) throw new AppError(404, 'not_found', 'Esa aplicación no tiene acceso a tu cuenta.');
+    await db.execute('update oauth_codes set used_at = coalesce(used_at, now()) where grant_id = ?', [grantId], 'run');
+    const tokens = await this.tokens.revokeGrant(grantId);
+    this.logger.log({ grantId, tokens }, 'Grant revoked by its owner');
+    return { clientId: rows[0]!.client_id, tokens };
+  }
+}

@@ -1,0 +1,148 @@
+import { randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from '@mikro-orm/postgresql';
+import {
+  DEFAULT_CLIENT_SCOPES,
+  isLoopbackHost,
+  type CreateOAuthClient,
+  type OAuthClientView,
+  type OAuthClientWithSecret,
+  type UpdateOAuthClient,
+} from '@life/contracts';
+import { AppError } from '../../core/http/app-error.js';
+import { User } from '../users/entities/user.entity.js';
+import { OAuthClient } from './entities/oauth-client.entity.js';
+import { CLIENT_SECRET_PREFIX, hashesEqual, newSecret, sha256 } from './secrets.js';
+
+export class ClientNotFoundError extends AppError {
+  constructor() {
+    super(404, 'not_found', 'Esa aplicación no existe.');
+  }
+}
+
+export function toClientView(client: OAuthClient): OAuthClientView {
+  return {
+    id: client.id,
+    name: client.name,
+    client_id: client.clientId,
+    client_type: client.clientType,
+    redirect_uri: client.redirectUris[0] ?? '',
+    redirect_uris: [...client.redirectUris],
+    allowed_scopes: [...client.allowedScopes],
+    description: client.description ?? null,
+    owner_user_id: client.ownerUser?.id ?? null,
+    active: client.active,
+    has_secret: !!client.clientSecretHash,
+    created_at: client.createdAt.toISOString(),
+  };
+}
+
+/**
+ * RFC 9700 §4.1.3 / RFC 8252 §7.3: exact string match, except that a loopback IP redirect
+ * may use any port (native apps pick a free port at run time).
+ */
+export function redirectUriMatches(registered: readonly string[], requested: string): boolean {
+  if (registered.includes(requested)) return true;
+  let asked: URL;
+  try {
+    asked = new URL(requested);
+  } catch {
+    return false;
+  }
+  if (asked.protocol !== 'http:' || !isLoopbackHost(asked.hostname) || asked.hostname === 'localhost') return false;
+  return registered.some((candidate) => {
+    const known = new URL(candidate);
+    return (
+      known.protocol === 'http:' &&
+      known.hostname === asked.hostname &&
+      known.pathname === asked.pathname &&
+      known.search === asked.search &&
+      !asked.username &&
+      !asked.password
+    );
+  });
+}
+
+const uniqueUris = (input: { redirect_uri?: string; redirect_uris?: string[] }): string[] | undefined => {
+  if (input.redirect_uris) return [...new Set(input.redirect_uris)];
+  return input.redirect_uri ? [input.redirect_uri] : undefined;
+};
+
+/** Client applications: registration, secrets (hashed; shown once), lookup for the endpoints. */
+@Injectable()
+export class ClientsService {
+  constructor(private readonly em: EntityManager) {}
+
+  async list(): Promise<OAuthClientView[]> {
+    const clients = await this.em.find(OAuthClient, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    return clients.map(toClientView);
+  }
+
+  async create(input: CreateOAuthClient, ownerId: string | null): Promise<OAuthClientWithSecret> {
+    const secret = input.client_type === 'public' ? null : newSecret(CLIENT_SECRET_PREFIX);
+    const client = this.em.create(OAuthClient, {
+      name: input.name,
+      clientId: `life_${randomBytes(16).toString('base64url')}`,
+      clientType: input.client_type ?? 'confidential',
+      clientSecretHash: secret ? sha256(secret) : null,
+      redirectUris: uniqueUris(input) ?? [],
+      allowedScopes: [...new Set(input.allowed_scopes ?? DEFAULT_CLIENT_SCOPES)],
+      description: input.description || null,
+      ownerUser: ownerId ? this.em.getReference(User, ownerId) : null,
+      active: input.active ?? true,
+    });
+    await this.em.flush();
+    return { ...toClientView(client), client_secret: secret };
+  }
+
+  async update(id: string, input: UpdateOAuthClient): Promise<OAuthClientView> {
+    const client = await this.em.findOne(OAuthClient, { id });
+    if (!client) throw new ClientNotFoundError();
+    if (input.name !== undefined) client.name = input.name;
+    if (input.description !== undefined) client.description = input.description || null;
+    if (input.active !== undefined) client.active = input.active;
+    if (input.allowed_scopes !== undefined) client.allowedScopes = [...new Set(input.allowed_scopes)];
+    // The full object carries both; the list wins when it is there (the spec's form only knows the first).
+    const uris =
+      input.redirect_uris ??
+      (input.redirect_uri && input.redirect_uri !== client.redirectUris[0] ? [input.redirect_uri, ...client.redirectUris.slice(1)] : undefined);
+    if (uris) client.redirectUris = [...new Set(uris)];
+    await this.em.flush();
+    return toClientView(client);
+  }
+
+  /** A new secret for a confidential client; the old one stops working at once. */
+  async rotateSecret(id: string): Promise<OAuthClientWithSecret> {
+    const client = await this.em.findOne(OAuthClient, { id });
+    if (!client) throw new ClientNotFoundError();
+    if (client.clientType !== 'confidential') throw new AppError(409, 'public_client', 'Las aplicaciones públicas no tienen secreto.');
+    const secret = newSecret(CLIENT_SECRET_PREFIX);
+    client.clientSecretHash = sha256(secret);
+    await this.em.flush();
+    return { ...toClientView(client), client_secret: secret };
+  }
+
+  async remove(id: string): Promise<void> {
+    const removed = await this.em.nativeDelete(OAuthClient, { id });
+    if (removed === 0) throw new ClientNotFoundError();
+  }
+
+  /** An active client by its public id, or null. */
+  findActive(clientId: string): Promise<OAuthClient | null> {
+    if (!clientId || clientId.length > 100) return Promise.resolve(null);
+    return this.em.fork().findOne(OAuthClient, { clientId, active: true });
+  }
+
+  /**
+   * Client authentication at the token, revocation and introspection endpoints. A confidential
+   * client must present its secret (a code_verifier does not replace it, RFC 9700 §2.3); a
+   * public client must not present one.
+   */
+  async authenticate(clientId: string, secret: string | undefined): Promise<OAuthClient | null> {
+    const client = await this.findActive(clientId);
+    if (!client) return null;
+    if (client.clientType === 'public') return secret ? null : client;
+    if (!secret || !client.clientSecretHash) return null;
+    return hashesEqual(client.clientSecretHash, secret) ? client : null;
+  }
+}

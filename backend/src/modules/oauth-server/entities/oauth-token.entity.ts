@@ -1,0 +1,61 @@
+import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
+import { BaseEntity } from '../../../core/database/base.entity.js';
+import { User } from '../../users/entities/user.entity.js';
+import { OAuthClient } from './oauth-client.entity.js';
+import { OAuthGrant } from './oauth-grant.entity.js';
+
+/**
+ * One issued access token and (for person grants) its refresh token; only SHA-256 hashes
+ * are stored. A refresh makes a new row in the same family; reuse of a spent refresh token
+ * revokes the whole family.
+ */
+@Entity({ tableName: 'oauth_tokens' })
+@Index({ properties: ['familyId'] })
+@Index({ properties: ['grant'] })
+@Index({ properties: ['codeId'] })
+export class OAuthToken extends BaseEntity {
+  @Property({ type: 'char', length: 64 })
+  @Unique()
+  accessTokenHash: string;
+
+  @Property({ type: 'char', length: 64, nullable: true })
+  @Unique()
+  refreshTokenHash?: string | null;
+
+  @Property({ type: 'timestamptz' })
+  accessExpiresAt: Date;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  refreshExpiresAt?: Date | null;
+
+  @ManyToOne(() => OAuthClient, { deleteRule: 'cascade' })
+  client: OAuthClient;
+
+  /** Null for client_credentials tokens: they speak for the app, not a person. */
+  @ManyToOne(() => User, { nullable: true, deleteRule: 'cascade' })
+  user?: User | null;
+
+  @ManyToOne(() => OAuthGrant, { nullable: true, deleteRule: 'cascade' })
+  grant?: OAuthGrant | null;
+
+  /** The authorization code this family started from (no foreign key: codes are purged). */
+  @Property({ type: 'uuid', nullable: true })
+  codeId?: string | null;
+
+  @Property({ type: 'uuid' })
+  familyId: string;
+
+  @Property({ type: 'jsonb' })
+  scopes: string[];
+
+  /** Set once, atomically, when the refresh token is exchanged. */
+  @Property({ type: 'timestamptz', nullable: true })
+  refreshUsedAt?: Date | null;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  revokedAt?: Date | null;
+
+  /** Why: revoked (RFC 7009), refresh_reuse, code_replay, grant_revoked, client_removed. */
+  @Property({ type: 'varchar', length: 30, nullable: true })
+  revokedReason?: string | null;
+}

@@ -1,0 +1,83 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import {
+  CreateOAuthClientSchema,
+  OAuthClientListSchema,
+  OAuthClientParamsSchema,
+  OAuthClientSchema,
+  OAuthClientWithSecretSchema,
+  UpdateOAuthClientSchema,
+  type CreateOAuthClient,
+  type UpdateOAuthClient,
+} from '@life/contracts';
+import { Contract } from '../../core/http/contract.js';
+import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-user.decorator.js';
+import { Roles } from '../../core/http/roles.decorator.js';
+import { ClientsService } from './clients.service.js';
+
+/** Admin: the third-party applications allowed to ask people for access. */
+@Controller('oauth_clients')
+@Roles('admin')
+export class OAuthClientsController {
+  constructor(private readonly clients: ClientsService) {}
+
+  @Get()
+  @Contract({ summary: 'Client applications (never their secrets)', tags: ['oauth-clients'], access: 'admin', response: OAuthClientListSchema })
+  list() {
+    return this.clients.list();
+  }
+
+  @Post()
+  @HttpCode(201)
+  @Contract({
+    summary: 'Register a client application; the answer holds its secret, shown this once',
+    tags: ['oauth-clients'],
+    access: 'admin',
+    body: CreateOAuthClientSchema,
+    response: OAuthClientWithSecretSchema,
+    successStatus: 201,
+  })
+  create(@Body() body: CreateOAuthClient, @CurrentUser() user: AuthenticatedUser) {
+    return this.clients.create(body, user.id);
+  }
+
+  @Put(':id')
+  @Contract({
+    summary: 'Edit a client application (the full object; read-only fields are ignored)',
+    tags: ['oauth-clients'],
+    access: 'admin',
+    params: OAuthClientParamsSchema,
+    body: UpdateOAuthClientSchema,
+    response: OAuthClientSchema,
+    errors: [404],
+  })
+  update(@Param('id') id: string, @Body() body: UpdateOAuthClient) {
+    return this.clients.update(id, body);
+  }
+
+  @Post(':id/secret')
+  @HttpCode(200)
+  @Contract({
+    summary: 'Replace a confidential client’s secret; the old one stops working at once',
+    tags: ['oauth-clients'],
+    access: 'admin',
+    params: OAuthClientParamsSchema,
+    response: OAuthClientWithSecretSchema,
+    errors: [404, 409],
+  })
+  rotateSecret(@Param('id') id: string) {
+    return this.clients.rotateSecret(id);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @Contract({
+    summary: 'Remove a client application with its grants and tokens',
+    tags: ['oauth-clients'],
+    access: 'admin',
+    params: OAuthClientParamsSchema,
+    errors: [404],
+  })
+  async remove(@Param('id') id: string) {
+    await this.clients.remove(id);
+  }
+}

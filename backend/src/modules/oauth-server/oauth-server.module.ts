@@ -1,0 +1,40 @@
+import { Module, type DynamicModule, type OnApplicationBootstrap } from '@nestjs/common';
+import type { ProcessRole } from '../../core/queue/process-role.js';
+import { ExternalServicesModule } from '../external-services/external-services.module.js';
+import { AppApiController } from './app-api.controller.js';
+import { AppTokenGuard } from './app-token.guard.js';
+import { AuthorizationService } from './authorization.service.js';
+import { ClientsService } from './clients.service.js';
+import { GrantsController } from './grants.controller.js';
+import { OAuthClientsController } from './oauth-clients.controller.js';
+import { OAuthController } from './oauth.controller.js';
+import { ProtocolService } from './protocol.service.js';
+import { ProxyService } from './proxy.service.js';
+import { SigningKeysService } from './signing-keys.service.js';
+import { TokenEndpointService } from './token-endpoint.service.js';
+import { TokenStore } from './token-store.service.js';
+
+/**
+ * The OAuth 2.1 / OpenID Connect authorization server for third-party apps: clients,
+ * consent, tokens, discovery, the resource API and the proxy to connected services.
+ */
+@Module({})
+export class OAuthServerModule implements OnApplicationBootstrap {
+  constructor(private readonly keys: SigningKeysService) {}
+
+  static forRoot(role: ProcessRole): DynamicModule {
+    const web = role !== 'worker';
+    return {
+      module: OAuthServerModule,
+      imports: [ExternalServicesModule.forRoot(role)],
+      controllers: web ? [OAuthClientsController, OAuthController, AppApiController, GrantsController] : [],
+      providers: [ClientsService, TokenStore, SigningKeysService, AuthorizationService, TokenEndpointService, ProtocolService, ProxyService, AppTokenGuard],
+      exports: [ClientsService, SigningKeysService, AuthorizationService],
+    };
+  }
+
+  /** The first start generates the ID token signing key (kept in the database). */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.keys.ensureKey();
+  }
+}

@@ -1,0 +1,151 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { BASE_SCOPES, SERVICE_NAMES, serviceScope } from '@life/contracts';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { ClientsService } from './clients.service.js';
+import type { OAuthClient } from './entities/oauth-client.entity.js';
+import { OAuthProtocolError, invalidToken, insufficientScope } from './oauth.errors.js';
+import { basicCredentials, readParams } from './params.js';
+import { grantsEmail, grantsUsername } from './scopes.js';
+import { ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX } from './secrets.js';
+import { TokenStore, type AccessTokenInfo } from './token-store.service.js';
+
+const CLIENT_FAILED = 'No se pudo autenticar la aplicación (client_id o client_secret no válidos).';
+
+/**
+ * Revocation (RFC 7009), introspection (RFC 7662), userinfo and the discovery documents
+ * (RFC 8414, OpenID Connect Discovery).
+ */
+@Injectable()
+export class ProtocolService {
+  constructor(
+    private readonly clients: ClientsService,
+    private readonly store: TokenStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** client_secret_basic or client_secret_post; `none` (client_id only) for public clients. */
+  async authenticateClient(
+    authorization: string | undefined,
+    body: Record<string, string | undefined>,
+    options: { allowPublic: boolean },
+  ): Promise<OAuthClient> {
+    const basic = basicCredentials(authorization);
+    if (authorization && !basic) throw new OAuthProtocolError('invalid_client', CLIENT_FAILED, 401, { 'www-authenticate': 'Basic realm="life"' });
+    if (basic && (body.client_id || body.client_secret)) {
+      throw new OAuthProtocolError('invalid_request', 'Usa un solo método de autenticación de cliente (cabecera Basic o cuerpo).');
+    }
+    const id = basic?.id ?? body.client_id;
+    const secret = basic?.secret ?? body.client_secret;
+    if (!id) throw new OAuthProtocolError('invalid_client', CLIENT_FAILED, 401);
+    const client = await this.clients.authenticate(id, secret || undefined);
+    if (!client || (!options.allowPublic && client.clientType === 'public')) {
+      throw new OAuthProtocolError('invalid_client', CLIENT_FAILED, 401, basic ? { 'www-authenticate': 'Basic realm="life"' } : undefined);
+    }
+    return client;
+  }
+
+  /**
+   * RFC 7009: always 200 for a token that is unknown, already revoked or someone else's (no
+   * oracle). A refresh token takes its whole family with it; an access token goes alone.
+   */
+  async revoke(authorization: string | undefined, source: unknown): Promise<void> {
+    const p = readParams(source, ['token', 'token_type_hint', 'client_id', 'client_secret']);
+    const client = await this.authenticateClient(authorization, p, { allowPublic: true });
+    if (!p.token) throw new OAuthProtocolError('invalid_request', 'Falta el parámetro token.');
+    if (p.token.startsWith(REFRESH_TOKEN_PREFIX)) {
+      const row = await this.store.refreshRow(p.token);
+      if (row && row.clientRowId === client.id) await this.store.revokeFamily(row.familyId, 'revoked');
+    } else if (p.token.startsWith(ACCESS_TOKEN_PREFIX)) {
+      const row = await this.store.accessRow(p.token);
+      if (row && row.clientRowId === client.id) await this.store.revokeById(row.id, 'revoked');
+    }
+  }
+
+  /** RFC 7662, for confidential clients about their own tokens; anything else is `active: false`. */
+  async introspect(authorization: string | undefined, source: unknown): Promise<Record<string, unknown>> {
+    const p = readParams(source, ['token', 'token_type_hint', 'client_id', 'client_secret']);
+    const client = await this.authenticateClient(authorization, p, { allowPublic: false });
+    if (!p.token) throw new OAuthProtocolError('invalid_request', 'Falta el parámetro token.');
+    const base = { iss: this.config.appUrl, client_id: client.clientId, aud: client.clientId };
+    if (p.token.startsWith(ACCESS_TOKEN_PREFIX)) {
+      const info = await this.store.findAccess(p.token);
+      if (!info || info.clientRowId !== client.id) return { active: false };
+      return {
+        active: true,
+        ...base,
+        token_type: 'Bearer',
+        scope: info.scopes.join(' '),
+        ...(info.userId ? { sub: info.userId, username: info.username ?? undefined } : {}),
+        iat: Math.floor(info.issuedAt.getTime() / 1000),
+        exp: Math.floor(info.expiresAt.getTime() / 1000),
+      };
+    }
+    if (p.token.startsWith(REFRESH_TOKEN_PREFIX)) {
+      const info = await this.store.findRefresh(p.token);
+      if (!info || info.clientRowId !== client.id) return { active: false };
+      return {
+        active: true,
+        ...base,
+        token_type: 'refresh_token',
+        scope: info.scopes.join(' '),
+        ...(info.userId ? { sub: info.userId, username: info.username ?? undefined } : {}),
+        iat: Math.floor(info.issuedAt.getTime() / 1000),
+        ...(info.expiresAt ? { exp: Math.floor(info.expiresAt.getTime() / 1000) } : {}),
+      };
+    }
+    return { active: false };
+  }
+
+  /** The app token of a resource request (RFC 6750 header only: no tokens in URLs). */
+  async appToken(authorization: string | undefined): Promise<AccessTokenInfo> {
+    const match = authorization && /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(authorization);
+    if (!match) throw invalidToken('Falta el token de acceso de la aplicación (Authorization: Bearer).');
+    const info = await this.store.findAccess(match[1]!);
+    if (!info) throw invalidToken();
+    return info;
+  }
+
+  userinfo(info: AccessTokenInfo): Record<string, unknown> {
+    if (!info.userId) throw invalidToken('Este token es de la aplicación, no de una persona.');
+    if (!info.scopes.includes('openid')) throw insufficientScope('openid');
+    return {
+      sub: info.userId,
+      ...(grantsUsername(info.scopes) ? { preferred_username: info.username, name: info.username } : {}),
+      ...(grantsEmail(info.scopes) ? { email: info.email, email_verified: info.emailVerified } : {}),
+    };
+  }
+
+  metadata(openid: boolean): Record<string, unknown> {
+    const issuer = this.config.appUrl;
+    const common = {
+      issuer,
+      authorization_endpoint: `${issuer}/oauth/authorize`,
+      token_endpoint: `${issuer}/oauth/token`,
+      revocation_endpoint: `${issuer}/oauth/revoke`,
+      introspection_endpoint: `${issuer}/oauth/introspect`,
+      jwks_uri: `${issuer}/oauth/jwks`,
+      userinfo_endpoint: `${issuer}/oauth/userinfo`,
+      scopes_supported: [...BASE_SCOPES, ...SERVICE_NAMES.map(serviceScope)],
+      response_types_supported: ['code'],
+      response_modes_supported: ['query'],
+      grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+      code_challenge_methods_supported: ['S256'],
+      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+      revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+      introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      authorization_response_iss_parameter_supported: true,
+      service_documentation: `${issuer}/api/docs`,
+      ui_locales_supported: ['es', 'en'],
+    };
+    if (!openid) return common;
+    return {
+      ...common,
+      subject_types_supported: ['public'],
+      id_token_signing_alg_values_supported: ['RS256'],
+      claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'preferred_username', 'name', 'email', 'email_verified'],
+      claims_parameter_supported: false,
+      request_parameter_supported: false,
+      request_uri_parameter_supported: false,
+    };
+  }
+}

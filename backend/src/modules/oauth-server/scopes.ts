@@ -1,0 +1,37 @@
+import { type BASE_SCOPES, isKnownScope, SERVICE_SCOPE_PREFIX } from '@life/contracts';
+import { OAuthProtocolError } from './oauth.errors.js';
+
+const DESCRIPTIONS: Record<(typeof BASE_SCOPES)[number], string> = {
+  openid: 'Confirmar quién eres en Life',
+  profile: 'Ver tu nombre de usuario',
+  email: 'Ver tu dirección de e-mail',
+  read: 'Ver tu perfil básico y qué servicios tienes conectados',
+  'services:read': 'Ver qué servicios tienes conectados (nunca sus credenciales)',
+};
+
+/** What the consent screen says for one scope, in Spanish. */
+export function describeScope(scope: string): string {
+  if (scope in DESCRIPTIONS) return DESCRIPTIONS[scope as keyof typeof DESCRIPTIONS];
+  if (scope.startsWith(SERVICE_SCOPE_PREFIX)) return `Usar tu cuenta conectada de ${scope.slice(SERVICE_SCOPE_PREFIX.length)} en tu nombre`;
+  return scope;
+}
+
+export const describeScopes = (scopes: readonly string[]) => scopes.map((scope) => ({ scope, description: describeScope(scope) }));
+
+/** Space-separated scope string → unique list (RFC 6749 §3.3); unknown scopes are refused. */
+export function parseScope(raw: string | undefined | null): string[] {
+  if (raw === undefined || raw === null || raw.trim() === '') return [];
+  if (raw.length > 2000) throw new OAuthProtocolError('invalid_scope', 'La lista de permisos es demasiado larga.');
+  const scopes = [...new Set(raw.split(' ').filter(Boolean))];
+  const unknown = scopes.filter((scope) => !isKnownScope(scope));
+  if (unknown.length > 0) throw new OAuthProtocolError('invalid_scope', `Permiso desconocido: ${unknown.slice(0, 3).join(', ')}.`);
+  return scopes;
+}
+
+/** Scopes that let an app read the person's profile through /api/v1/me. */
+export const PROFILE_SCOPES = ['openid', 'profile', 'email', 'read'];
+/** Scopes that let an app list the person's connected services. */
+export const SERVICE_LIST_SCOPES = ['services:read', 'read'];
+
+export const grantsUsername = (scopes: readonly string[]) => scopes.includes('profile') || scopes.includes('read');
+export const grantsEmail = (scopes: readonly string[]) => scopes.includes('email');

@@ -1,0 +1,264 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { EntityManager } from '@mikro-orm/postgresql';
+import OAuth2Server from '@node-oauth/oauth2-server';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { ClientsService } from './clients.service.js';
+import type { OAuthClient } from './entities/oauth-client.entity.js';
+import { OAuthProtocolError, type OAuthErrorCode } from './oauth.errors.js';
+import { basicCredentials } from './params.js';
+import { grantsEmail, grantsUsername } from './scopes.js';
+import { ACCESS_TOKEN_PREFIX, CODE_PREFIX, newSecret, REFRESH_TOKEN_PREFIX, sha256 } from './secrets.js';
+import { SigningKeysService } from './signing-keys.service.js';
+import { TokenStore } from './token-store.service.js';
+
+export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
+export const REFRESH_TOKEN_LIFETIME_SECONDS = 30 * 24 * 3600;
+export const ID_TOKEN_LIFETIME_SECONDS = 3600;
+
+/** Who a token is for, carried through the library from the code or refresh token to saveToken. */
+interface Subject {
+  id: string | null;
+  clientOnly?: boolean;
+  grantId?: string | null;
+  codeId?: string | null;
+  familyId?: string;
+  nonce?: string | null;
+  authTime?: Date;
+}
+
+interface ModelClient {
+  id: string;
+  clientId: string;
+  grants: string[];
+  redirectUris: string[];
+  row: OAuthClient;
+}
+
+const toModelClient = (client: OAuthClient): ModelClient => ({
+  id: client.id,
+  clientId: client.clientId,
+  grants: client.clientType === 'confidential' ? ['authorization_code', 'refresh_token', 'client_credentials'] : ['authorization_code', 'refresh_token'],
+  redirectUris: client.redirectUris,
+  row: client,
+});
+
+export interface TokenEndpointAnswer {
+  status: number;
+  body: Record<string, unknown>;
+  headers: Record<string, string>;
+}
+
+/**
+ * `POST /oauth/token` on @node-oauth/oauth2-server: authorization_code (+PKCE S256 only),
+ * refresh_token (rotated; reuse revokes the family), client_credentials. Our model adds what
+ * the library lacks: code replay revoking the code's tokens, race-safe rotation, ID tokens.
+ */
+@Injectable()
+export class TokenEndpointService {
+  private readonly logger = new Logger(TokenEndpointService.name);
+  private readonly server: OAuth2Server;
+
+  constructor(
+    private readonly em: EntityManager,
+    private readonly clients: ClientsService,
+    private readonly store: TokenStore,
+    private readonly keys: SigningKeysService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.server = new OAuth2Server({
+      model: this.model(),
+      accessTokenLifetime: ACCESS_TOKEN_LIFETIME_SECONDS,
+      refreshTokenLifetime: REFRESH_TOKEN_LIFETIME_SECONDS,
+      allowExtendedTokenAttributes: true,
+      alwaysIssueNewRefreshToken: true,
+      // Public clients refresh and exchange codes without a secret; the model still refuses a
+      // confidential client that leaves its secret out (RFC 9700 §2.3).
+      requireClientAuthentication: { authorization_code: false, refresh_token: false, client_credentials: true },
+    });
+  }
+
+  private model(): OAuth2Server.AuthorizationCodeModel & OAuth2Server.RefreshTokenModel & OAuth2Server.ClientCredentialsModel {
+    const db = () => this.em.getConnection();
+    return {
+      getClient: async (clientId: string, clientSecret: string) => {
+        const client = await this.clients.authenticate(clientId, clientSecret || undefined);
+        return client ? toModelClient(client) : false;
+      },
+      generateAccessToken: async () => newSecret(ACCESS_TOKEN_PREFIX),
+      generateRefreshToken: async () => newSecret(REFRESH_TOKEN_PREFIX),
+      getAccessToken: async () => false,
+
+      getAuthorizationCode: async (code: string) => {
+        if (!code.startsWith(CODE_PREFIX) || code.length > 200) return false;
+        const rows = await db().execute<
+          {
+            id: string;
+            client_id: string;
+            user_id: string;
+            grant_id: string;
+            redirect_uri: string;
+            scopes: string[];
+            code_challenge: string | null;
+            code_challenge_method: string | null;
+            nonce: string | null;
+            auth_time: Date;
+            expires_at: Date;
+            used_at: Date | null;
+            grant_revoked: Date | null;
+          }[]
+        >(`select k.*, g.revoked_at as grant_revoked from oauth_codes k join oauth_grants g on g.id = k.grant_id where k.code_hash = ?`, [sha256(code)]);
+        const row = rows[0];
+        if (!row || row.grant_revoked) return false;
+        if (row.used_at) {
+          await this.codeReplayed(row.id);
+          return false;
+        }
+        const user: Subject = {
+          id: row.user_id,
+          grantId: row.grant_id,
+          codeId: row.id,
+          familyId: randomUUID(),
+          nonce: row.nonce,
+          authTime: new Date(row.auth_time),
+        };
+        return {
+          authorizationCode: code,
+          expiresAt: new Date(row.expires_at),
+          redirectUri: row.redirect_uri,
+          scope: row.scopes,
+          client: { id: row.client_id, grants: [] },
+          user,
+          ...(row.code_challenge ? { codeChallenge: row.code_challenge, codeChallengeMethod: row.code_challenge_method ?? 'S256' } : {}),
+        };
+      },
+
+      /** Single use: exactly one exchange marks the code; any later one is a replay. */
+      revokeAuthorizationCode: async (code: OAuth2Server.AuthorizationCode) => {
+        const rows = await db().execute<{ id: string }[]>('update oauth_codes set used_at = now() where code_hash = ? and used_at is null returning id', [
+          sha256(code.authorizationCode),
+        ]);
+        if (rows.length === 1) return true;
+        await this.codeReplayed((code.user as Subject).codeId!);
+        return false;
+      },
+
+      getRefreshToken: async (refreshToken: string) => {
+        const info = await this.store.findRefresh(refreshToken);
+        if (!info) {
+          const row = await this.store.refreshRow(refreshToken);
+          if (row?.used && !row.revoked) await this.refreshReused(row.familyId);
+          return false;
+        }
+        const familyRow = await db().execute<{ grant_id: string | null; code_id: string | null }[]>('select grant_id, code_id from oauth_tokens where id = ?', [
+          info.tokenId,
+        ]);
+        const user: Subject = { id: info.userId, grantId: familyRow[0]?.grant_id ?? null, codeId: familyRow[0]?.code_id ?? null, familyId: info.familyId };
+        return {
+          refreshToken,
+          refreshTokenExpiresAt: info.expiresAt ?? undefined,
+          scope: info.scopes,
+          client: { id: info.clientRowId, grants: [] },
+          user,
+        };
+      },
+
+      /** Rotation: the old refresh token is spent atomically; a loser of the race is a reuse. */
+      revokeToken: async (token: OAuth2Server.RefreshToken | OAuth2Server.Token) => {
+        if (!token.refreshToken) return false;
+        if (await this.store.spendRefresh(token.refreshToken)) return true;
+        await this.refreshReused((token.user as Subject).familyId!);
+        return false;
+      },
+
+      getUserFromClient: async () => ({ id: null, clientOnly: true }) satisfies Subject,
+
+      validateScope: async (user: OAuth2Server.User, client: OAuth2Server.Client, scope?: string[]) => {
+        const subject = user as Subject;
+        // client_credentials tokens speak for the app, and every scope of ours is about a person.
+        if (subject.clientOnly) return scope && scope.length > 0 ? false : [];
+        return scope ?? [];
+      },
+
+      saveToken: async (token: OAuth2Server.Token, client: OAuth2Server.Client, user: OAuth2Server.User) => {
+        const subject = user as Subject;
+        const modelClient = client as ModelClient;
+        const scopes = token.scope ?? [];
+        await this.store.insert({
+          accessToken: token.accessToken,
+          accessExpiresAt: token.accessTokenExpiresAt!,
+          refreshToken: subject.clientOnly ? undefined : token.refreshToken,
+          refreshExpiresAt: subject.clientOnly ? undefined : token.refreshTokenExpiresAt,
+          clientRowId: modelClient.id,
+          userId: subject.id,
+          grantId: subject.grantId ?? null,
+          codeId: subject.codeId ?? null,
+          familyId: subject.familyId ?? randomUUID(),
+          scopes,
+        });
+        const saved: OAuth2Server.Token = { ...token, scope: scopes, client, user };
+        if (subject.clientOnly) {
+          delete saved.refreshToken;
+          delete saved.refreshTokenExpiresAt;
+        }
+        if (subject.id && scopes.includes('openid')) saved.id_token = await this.idToken(subject, modelClient.clientId, scopes);
+        return saved;
+      },
+    } as unknown as OAuth2Server.AuthorizationCodeModel & OAuth2Server.RefreshTokenModel & OAuth2Server.ClientCredentialsModel;
+  }
+
+  private async codeReplayed(codeId: string): Promise<void> {
+    await this.em.getConnection().execute('update oauth_codes set replayed_at = now() where id = ?', [codeId], 'run');
+    const revoked = await this.store.revokeFromCode(codeId);
+    this.logger.warn({ codeId, revoked }, 'Authorization code replayed: its tokens were revoked');
+  }
+
+  private async refreshReused(familyId: string): Promise<void> {
+    const revoked = await this.store.revokeFamily(familyId, 'refresh_reuse');
+    this.logger.warn({ familyId, revoked }, 'Refresh token reused: the whole family was revoked');
+  }
+
+  private async idToken(subject: Subject, clientId: string, scopes: string[]): Promise<string> {
+    const rows = await this.em
+      .getConnection()
+      .execute<{ username: string; email: string; email_verified: boolean }[]>('select username, email, email_verified from users where id = ?', [subject.id]);
+    const user = rows[0];
+    return this.keys.sign(
+      {
+        iss: this.config.appUrl,
+        sub: subject.id!,
+        aud: clientId,
+        ...(subject.authTime ? { auth_time: Math.floor(subject.authTime.getTime() / 1000) } : {}),
+        ...(subject.nonce ? { nonce: subject.nonce } : {}),
+        ...(user && grantsUsername(scopes) ? { preferred_username: user.username, name: user.username } : {}),
+        ...(user && grantsEmail(scopes) ? { email: user.email, email_verified: user.email_verified } : {}),
+      },
+      ID_TOKEN_LIFETIME_SECONDS,
+    );
+  }
+
+  /** Runs the library's token handler on a parsed form body; protocol errors become OAuthProtocolError. */
+  async handle(input: { headers: Record<string, string | string[] | undefined>; body: unknown }): Promise<TokenEndpointAnswer> {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(input.headers)) if (typeof value === 'string') headers[name] = value;
+    // RFC 6749 §2.3.1 form-encodes both parts before base64 (openid-client does: '_' becomes %5F);
+    // the library's basic-auth parser does not decode them, so hand it the decoded pair.
+    const basic = basicCredentials(headers.authorization);
+    if (basic) headers.authorization = `Basic ${Buffer.from(`${basic.id}:${basic.secret}`).toString('base64')}`;
+    const request = new OAuth2Server.Request({ method: 'POST', headers, query: {}, body: input.body ?? {} });
+    const response = new OAuth2Server.Response({ headers: {} });
+    try {
+      await this.server.token(request, response);
+    } catch (error) {
+      if (error instanceof OAuth2Server.OAuthError && !(error instanceof OAuth2Server.ServerError)) {
+        const headers = response.headers as Record<string, string>;
+        throw new OAuthProtocolError(error.name as OAuthErrorCode, error.message, error.code, {
+          ...(headers['www-authenticate'] ? { 'www-authenticate': headers['www-authenticate'] } : {}),
+          'cache-control': 'no-store',
+        });
+      }
+      throw (error as { inner?: unknown }).inner ?? error;
+    }
+    return { status: 200, body: response.body as Record<string, unknown>, headers: response.headers as Record<string, string> };
+  }
+}

@@ -1,0 +1,323 @@
+import { StrictMode } from 'react';
+import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createAppRouter } from '@/app/router';
+import { TooltipProvider } from '@/components/ui/tooltip';
+import { isFramed } from '@/lib/frame';
+import { createQueryClient } from '@/lib/query-client';
+import { deferred, jsonResponse, stubFetch, type RecordedRequest } from '@/test/fetch-mock';
+import { REGULAR_USER, signIn } from '@/test/render';
+import { consentFixture } from '../test/fixtures';
+import { leavePageFor } from '../utils/leave-page';
+
+vi.mock('../utils/leave-page', () => ({ leavePageFor: vi.fn() }));
+vi.mock('@/lib/frame', () => ({ isFramed: vi.fn(() => false) }));
+
+/** The request a third-party app sends people to, with parameters the POST must carry and some it must not. */
+const QUERY =
+  '?response_type=code&client_id=agenda-app&redirect_uri=https%3A%2F%2Fagenda.example%2Fcallback&scope=openid%20profile&state=st-1' +
+  '&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256&nonce=n-0S6_WzA2Mj&extra=ignored';
+const PATH = `/oauth/authorize${QUERY}`;
+const REDIRECT_TO = 'https://agenda.example/callback?code=c-1&state=st-1&iss=http%3A%2F%2F127.0.0.1%3A3000';
+const EXPECTED_PARAMS = {
+  response_type: 'code',
+  client_id: 'agenda-app',
+  redirect_uri: 'https://agenda.example/callback',
+  scope: 'openid profile',
+  state: 'st-1',
+  code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+  code_challenge_method: 'S256',
+  nonce: 'n-0S6_WzA2Mj',
+};
+
+type Handler = (request: RecordedRequest) => Response | Promise<Response>;
+
+interface Answers {
+  consent?: Handler;
+  grants?: Handler;
+  decide?: Handler;
+}
+
+function stubApi({
+  consent = () => jsonResponse(200, consentFixture()),
+  grants = () => jsonResponse(200, []),
+  decide = () => jsonResponse(200, { redirect_to: REDIRECT_TO }),
+}: Answers = {}) {
+  const api = stubFetch((request) => {
+    if (request.url.startsWith('/oauth/authorize') && request.method === 'GET') return consent(request);
+    if (request.url === '/oauth/authorize' && request.method === 'POST') return decide(request);
+    if (request.url === '/api/users/me/apps') return grants(request);
+    return jsonResponse(404, { error: 'not_found', message: 'No encontrado' });
+  });
+  return {
+    ...api,
+    consentCalls: () => api.requests.filter((request) => request.url.startsWith('/oauth/authorize') && request.method === 'GET'),
+    posts: () => api.requests.filter((request) => request.url === '/oauth/authorize' && request.method === 'POST'),
+    grantCalls: () => api.requests.filter((request) => request.url === '/api/users/me/apps'),
+  };
+}
+
+/** The whole app (real routes, layout included) in StrictMode, opened at `path`. */
+function renderApp(path = PATH) {
+  const queryClient = createQueryClient();
+  const router = createAppRouter(queryClient, createMemoryHistory({ initialEntries: [path] }));
+  render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <TooltipProvider>
+          <RouterProvider router={router} />
+        </TooltipProvider>
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+  return router;
+}
+
+beforeEach(() => {
+  vi.mocked(isFramed).mockReturnValue(false);
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.mocked(leavePageFor).mockReset();
+});
+
+describe('ConsentPage', () => {
+  it('shows a spinner while the request loads, asking GET /oauth/authorize with the same query, as JSON and without the bearer token', async () => {
+    signIn(REGULAR_USER);
+    const answer = deferred<void>();
+    const { consentCalls } = stubApi({ consent: () => answer.promise.then(() => jsonResponse(200, consentFixture())) });
+    renderApp();
+
+    expect(await screen.findByTestId('spinner')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Permitir' })).not.toBeInTheDocument();
+    // StrictMode's double mount may abort the first fetch and ask again; every call is the same.
+    await waitFor(() => expect(consentCalls().length).toBeGreaterThan(0));
+    for (const call of consentCalls()) {
+      expect(call.url).toBe(PATH);
+      expect(call.headers.Accept).toBe('application/json');
+      expect(call.headers).not.toHaveProperty('Authorization');
+    }
+
+    answer.resolve();
+    expect(await screen.findByRole('heading', { name: 'Solicitud de acceso' })).toBeInTheDocument();
+    expect(screen.queryByTestId('spinner')).not.toBeInTheDocument();
+  });
+
+  it('signed out: "Inicia sesión para continuar" with a GitHub login that comes back to this same request', async () => {
+    const { posts, grantCalls } = stubApi();
+    renderApp();
+
+    expect(await screen.findByRole('heading', { name: 'Inicia sesión para continuar' })).toBeInTheDocument();
+    const login = screen.getByRole('link', { name: 'Iniciar sesión con GitHub' });
+    expect(login).toHaveAttribute('href', `/login/github?returnTo=${encodeURIComponent(PATH)}`);
+    // The backend decodes returnTo once and gets the page's path and query back, exactly.
+    expect(new URL(login.getAttribute('href')!, 'http://life.test').searchParams.get('returnTo')).toBe(PATH);
+    expect(login).not.toHaveAttribute('target');
+    expect(screen.queryByRole('button', { name: 'Permitir' })).not.toBeInTheDocument();
+    expect(posts()).toHaveLength(0);
+    expect(grantCalls()).toHaveLength(0);
+  });
+
+  it('signed in: "Solicitud de acceso", the app name and each requested scope\'s description, then Permitir and Denegar', async () => {
+    signIn(REGULAR_USER);
+    stubApi();
+    renderApp();
+
+    expect(await screen.findByRole('heading', { name: 'Solicitud de acceso' })).toBeInTheDocument();
+    expect(screen.getByTestId('consent-request-text')).toHaveTextContent(/^La aplicación Mi Agenda solicita permiso para:$/);
+    const scopes = within(screen.getByTestId('consent-scopes')).getAllByRole('listitem');
+    expect(scopes.map((item) => item.textContent)).toEqual(['Saber quién eres', 'Ver tu nombre de usuario']);
+    expect(screen.queryByText('Sin permisos específicos')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Permitir' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Denegar' })).toBeEnabled();
+  });
+
+  it('says "Sin permisos específicos" when the request names no scope', async () => {
+    signIn(REGULAR_USER);
+    stubApi({ consent: () => jsonResponse(200, consentFixture({ scope: '', scopes: [] })) });
+    renderApp('/oauth/authorize?response_type=code&client_id=agenda-app&redirect_uri=https%3A%2F%2Fagenda.example%2Fcallback');
+
+    expect(await screen.findByText('Sin permisos específicos')).toBeInTheDocument();
+    expect(screen.queryByTestId('consent-scopes')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Permitir' })).toBeInTheDocument();
+  });
+
+  it('Permitir POSTs the request\'s parameters with action "allow" (bearer), disables both buttons meanwhile, then goes to redirect_to', async () => {
+    signIn(REGULAR_USER);
+    const answer = deferred<Response>();
+    const { posts } = stubApi({ decide: () => answer.promise });
+    renderApp();
+
+    await userEvent.click(await screen.findByRole('button', { name: 'Permitir' }));
+    await waitFor(() => expect(posts()).toHaveLength(1));
+    expect(posts()[0]!.body).toEqual({ ...EXPECTED_PARAMS, action: 'allow' });
+    expect(posts()[0]!.headers.Authorization).toBe('Bearer test-token');
+    expect(screen.getByRole('button', { name: 'Permitir' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Denegar' })).toBeDisabled();
+    expect(leavePageFor).not.toHaveBeenCalled();
+
+    answer.resolve(jsonResponse(200, { redirect_to: REDIRECT_TO }));
+    await waitFor(() => expect(leavePageFor).toHaveBeenCalledWith(REDIRECT_TO));
+    expect(leavePageFor).toHaveBeenCalledTimes(1);
+    expect(await screen.findByText('Redirigiendo…')).toBeInTheDocument();
+    // Still busy while the browser leaves: a second click cannot post again.
+    expect(screen.getByRole('button', { name: 'Permitir' })).toBeDisabled();
+    expect(posts()).toHaveLength(1);
+  });
+
+  it('Denegar POSTs action "deny" and follows the answer', async () => {
+    signIn(REGULAR_USER);
+    const denied = 'https://agenda.example/callback?error=access_denied&state=st-1';
+    const { posts } = stubApi({ decide: () => jsonResponse(200, { redirect_to: denied }) });
+    renderApp();
+
+    await userEvent.click(await screen.findByRole('button', { name: 'Denegar' }));
+    await waitFor(() => expect(leavePageFor).toHaveBeenCalledWith(denied));
+    expect(posts()).toHaveLength(1);
+    expect(posts()[0]!.body).toEqual({ ...EXPECTED_PARAMS, action: 'deny' });
+  });
+
+  it("shows the server's message when the request is refused (unknown client), logs it, and never redirects", async () => {
+    signIn(REGULAR_USER);
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { posts } = stubApi({
+      consent: () =>
+        jsonResponse(400, { error: 'invalid_client', message: 'Esta aplicación no existe o está desactivada.', error_description: 'Unknown client' }),
+    });
+    const router = renderApp();
+
+    expect(await screen.findByTestId('consent-error-message')).toHaveTextContent('Esta aplicación no existe o está desactivada.');
+    expect(screen.getByRole('heading', { name: 'No se puede continuar con esta solicitud' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Permitir' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Iniciar sesión con GitHub' })).not.toBeInTheDocument();
+    expect(log).toHaveBeenCalledWith('Error cargando la solicitud de acceso', expect.anything());
+    expect(posts()).toHaveLength(0);
+    expect(leavePageFor).not.toHaveBeenCalled();
+    expect(router.state.location.pathname).toBe('/oauth/authorize');
+  });
+
+  it('a failed decision shows a message and lets the person try again', async () => {
+    signIn(REGULAR_USER);
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    let answer: () => Response = () => jsonResponse(400, { error: 'invalid_request', message: 'La solicitud ha caducado.' });
+    const { posts } = stubApi({ decide: () => answer() });
+    renderApp();
+
+    await userEvent.click(await screen.findByRole('button', { name: 'Permitir' }));
+    expect(await screen.findByTestId('consent-decision-error')).toHaveTextContent('No se pudo enviar tu respuesta. La solicitud ha caducado.');
+    expect(leavePageFor).not.toHaveBeenCalled();
+    expect(screen.getByRole('button', { name: 'Permitir' })).toBeEnabled();
+
+    answer = () => jsonResponse(200, { redirect_to: REDIRECT_TO });
+    await userEvent.click(screen.getByRole('button', { name: 'Permitir' }));
+    await waitFor(() => expect(leavePageFor).toHaveBeenCalledWith(REDIRECT_TO));
+    expect(posts()).toHaveLength(2);
+    expect(screen.queryByTestId('consent-decision-error')).not.toBeInTheDocument();
+  });
+
+  it('a decision refused with 401 (the session ended) asks to sign in again on the same request', async () => {
+    signIn(REGULAR_USER);
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    stubApi({ decide: () => jsonResponse(401, { error: 'unauthorized', message: 'Inicia sesión.' }) });
+    const router = renderApp();
+
+    await userEvent.click(await screen.findByRole('button', { name: 'Permitir' }));
+    expect(await screen.findByRole('heading', { name: 'Inicia sesión para continuar' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/oauth/authorize');
+    expect(window.localStorage.getItem('authToken')).toBeNull();
+  });
+
+  it('remembered consent: a grant for this app covering every requested scope allows at once (one POST, even in StrictMode)', async () => {
+    signIn(REGULAR_USER);
+    const answer = deferred<Response>();
+    const { posts, grantCalls } = stubApi({
+      grants: () =>
+        jsonResponse(200, [
+          {
+            id: '11111111-1111-4111-8111-111111111111',
+            client_id: 'agenda-app',
+            client_name: 'Mi Agenda',
+            scopes: [
+              { scope: 'openid', description: 'Saber quién eres' },
+              { scope: 'profile', description: 'Ver tu nombre de usuario' },
+              { scope: 'email', description: 'Ver tu e-mail' },
+            ],
+            granted_at: '2025-03-15T10:00:00.000Z',
+            updated_at: '2025-03-15T10:00:00.000Z',
+          },
+        ]),
+      decide: () => answer.promise,
+    });
+    renderApp();
+
+    expect(await screen.findByTestId('consent-redirecting')).toHaveTextContent('Ya diste permiso a esta aplicación. Redirigiendo…');
+    expect(screen.queryByRole('button', { name: 'Permitir' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Denegar' })).not.toBeInTheDocument();
+    await waitFor(() => expect(posts()).toHaveLength(1));
+    expect(posts()[0]!.body).toEqual({ ...EXPECTED_PARAMS, action: 'allow' });
+    expect(grantCalls()[0]!.headers.Authorization).toBe('Bearer test-token');
+
+    answer.resolve(jsonResponse(200, { redirect_to: REDIRECT_TO }));
+    await waitFor(() => expect(leavePageFor).toHaveBeenCalledWith(REDIRECT_TO));
+    expect(posts()).toHaveLength(1);
+  });
+
+  it('asks again when the remembered grant lacks a requested scope or belongs to another app', async () => {
+    signIn(REGULAR_USER);
+    const grant = (client_id: string, scopes: string[]) => ({
+      id: crypto.randomUUID(),
+      client_id,
+      client_name: client_id,
+      scopes: scopes.map((scope) => ({ scope, description: scope })),
+      granted_at: '2025-03-15T10:00:00.000Z',
+      updated_at: '2025-03-15T10:00:00.000Z',
+    });
+    const { posts, grantCalls } = stubApi({ grants: () => jsonResponse(200, [grant('agenda-app', ['openid']), grant('otra-app', ['openid', 'profile'])]) });
+    renderApp();
+
+    expect(await screen.findByRole('button', { name: 'Permitir' })).toBeEnabled();
+    expect(grantCalls().length).toBeGreaterThan(0);
+    expect(posts()).toHaveLength(0);
+  });
+
+  it('prompt=consent asks even with a covering grant', async () => {
+    signIn(REGULAR_USER);
+    const { posts, grantCalls } = stubApi({
+      grants: () =>
+        jsonResponse(200, [
+          {
+            id: '11111111-1111-4111-8111-111111111111',
+            client_id: 'agenda-app',
+            client_name: 'Mi Agenda',
+            scopes: [
+              { scope: 'openid', description: 'Saber quién eres' },
+              { scope: 'profile', description: 'Ver tu nombre de usuario' },
+            ],
+            granted_at: '2025-03-15T10:00:00.000Z',
+            updated_at: '2025-03-15T10:00:00.000Z',
+          },
+        ]),
+    });
+    renderApp(`${PATH}&prompt=consent`);
+
+    expect(await screen.findByRole('button', { name: 'Permitir' })).toBeEnabled();
+    expect(screen.queryByTestId('consent-redirecting')).not.toBeInTheDocument();
+    expect(posts()).toHaveLength(0);
+    expect(grantCalls()).toHaveLength(0);
+  });
+
+  it("inside a frame (the admin panel's Autorizar): no header or footer, and the login link leaves the frame", async () => {
+    vi.mocked(isFramed).mockReturnValue(true);
+    stubApi();
+    renderApp();
+
+    const login = await screen.findByRole('link', { name: 'Iniciar sesión con GitHub' });
+    expect(login).toHaveAttribute('target', '_top');
+    expect(screen.queryByRole('banner')).not.toBeInTheDocument();
+    expect(screen.queryByRole('contentinfo')).not.toBeInTheDocument();
+    expect(screen.getByRole('main')).toContainElement(login);
+  });
+});

@@ -1,0 +1,182 @@
+import { z } from 'zod';
+import { optionalText, SERVICE_NAMES } from './common.js';
+
+/**
+ * Scopes a third-party app may ask for (docs/oauth-server.md):
+ * - openid: an ID token saying who the person is (sub)
+ * - profile: the username; email: the e-mail address
+ * - read: what the admin panel's Autorizar asks; profile + services:read
+ * - services:read: which services the person has connected (never their tokens)
+ * - service:<name>: calls to that connected service's API through our proxy
+ */
+export const BASE_SCOPES = ['openid', 'profile', 'email', 'read', 'services:read'] as const;
+export type BaseScope = (typeof BASE_SCOPES)[number];
+export const SERVICE_SCOPE_PREFIX = 'service:';
+export const serviceScope = (name: string) => `${SERVICE_SCOPE_PREFIX}${name}`;
+
+/** A scope this server knows: a base scope or service:<catalog name>. */
+export function isKnownScope(scope: string): boolean {
+  if ((BASE_SCOPES as readonly string[]).includes(scope)) return true;
+  return scope.startsWith(SERVICE_SCOPE_PREFIX) && (SERVICE_NAMES as readonly string[]).includes(scope.slice(SERVICE_SCOPE_PREFIX.length));
+}
+
+export const CLIENT_TYPES = ['confidential', 'public'] as const;
+export type ClientType = (typeof CLIENT_TYPES)[number];
+
+export const DEFAULT_CLIENT_SCOPES: readonly string[] = ['openid', 'profile', 'email', 'read', 'services:read'];
+
+const ScopeSchema = z.string().refine(isKnownScope, { message: 'Permiso desconocido.' });
+
+/**
+ * A redirect URI as RFC 9700 wants it: absolute, https, or http only on a loopback host;
+ * no fragment. Compared exactly (a loopback's port may vary).
+ */
+export function redirectUriProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'Debe ser una URL absoluta.';
+  }
+  if (url.hash || value.includes('#')) return 'No puede llevar fragmento (#).';
+  if (url.username || url.password) return 'No puede llevar usuario ni contraseña.';
+  if (url.protocol === 'https:') return undefined;
+  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return undefined;
+  return 'Debe ser https, o http solo en 127.0.0.1, [::1] o localhost.';
+}
+
+export const isLoopbackHost = (hostname: string) => hostname === '127.0.0.1' || hostname === '[::1]' || hostname === 'localhost';
+
+export const RedirectUriSchema = z
+  .string()
+  .trim()
+  .min(1, 'Indica la URI de redirección.')
+  .max(2000)
+  .superRefine((value, ctx) => {
+    const problem = redirectUriProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/** How an admin sees a client application. The secret is never returned after it is created. */
+export const OAuthClientSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    client_id: z.string(),
+    client_type: z.enum(CLIENT_TYPES),
+    /** The first registered redirect URI (the spec's single field). */
+    redirect_uri: z.string(),
+    redirect_uris: z.array(z.string()),
+    allowed_scopes: z.array(z.string()),
+    description: z.string().nullable(),
+    owner_user_id: z.string().nullable(),
+    active: z.boolean(),
+    /** Whether a secret is set (confidential clients); the secret itself is never shown again. */
+    has_secret: z.boolean(),
+    created_at: z.string(),
+  })
+  .meta({ id: 'OAuthClient' });
+export type OAuthClientView = z.infer<typeof OAuthClientSchema>;
+
+export const OAuthClientListSchema = z.array(OAuthClientSchema);
+
+/** The answer to create and to secret rotation: the only time the secret is visible. */
+export const OAuthClientWithSecretSchema = OAuthClientSchema.extend({
+  client_secret: z.string().nullable().describe('Shown once; null for public clients'),
+}).meta({ id: 'OAuthClientWithSecret' });
+export type OAuthClientWithSecret = z.infer<typeof OAuthClientWithSecretSchema>;
+
+const redirectUrisField = z.array(RedirectUriSchema).min(1, 'Indica al menos una URI de redirección.').max(10);
+
+export const CreateOAuthClientSchema = z
+  .object({
+    name: z.string().trim().min(1, 'Indica un nombre.').max(120),
+    client_type: z.enum(CLIENT_TYPES).default('confidential'),
+    redirect_uri: RedirectUriSchema.optional(),
+    redirect_uris: redirectUrisField.optional(),
+    allowed_scopes: z.array(ScopeSchema).max(40).optional(),
+    description: optionalText(1000),
+    active: z.boolean().optional(),
+  })
+  .refine((value) => value.redirect_uri || value.redirect_uris, {
+    message: 'Indica al menos una URI de redirección.',
+    path: ['redirect_uri'],
+  })
+  .meta({ id: 'CreateOAuthClient' });
+export type CreateOAuthClient = z.input<typeof CreateOAuthClientSchema>;
+
+/**
+ * `PUT /oauth_clients/{id}` takes the full app object (spec section 7). Read-only fields it
+ * carries back (id, client_id, client_secret, owner_user_id, client_type, dates) are ignored.
+ */
+export const UpdateOAuthClientSchema = z
+  .object({
+    name: z.string().trim().min(1, 'Indica un nombre.').max(120).optional(),
+    redirect_uri: RedirectUriSchema.optional(),
+    redirect_uris: redirectUrisField.optional(),
+    allowed_scopes: z.array(ScopeSchema).max(40).optional(),
+    description: optionalText(1000),
+    active: z.boolean().optional(),
+  })
+  .meta({ id: 'UpdateOAuthClient' });
+export type UpdateOAuthClient = z.infer<typeof UpdateOAuthClientSchema>;
+
+export const OAuthClientParamsSchema = z.object({ id: z.uuid() });
+
+/** One requested scope as the consent screen shows it. */
+export const ScopeDescriptionSchema = z.object({ scope: z.string(), description: z.string() });
+
+/** `GET /oauth/authorize` as JSON: what the consent screen needs. No bearer token. */
+export const ConsentInfoSchema = z
+  .object({
+    client_id: z.string(),
+    client_name: z.string(),
+    redirect_uri: z.string(),
+    scope: z.string(),
+    scopes: z.array(ScopeDescriptionSchema),
+    state: z.string().nullable(),
+  })
+  .meta({ id: 'ConsentInfo' });
+export type ConsentInfo = z.infer<typeof ConsentInfoSchema>;
+
+export const CONSENT_ACTIONS = ['allow', 'deny'] as const;
+
+/** The answer to `POST /oauth/authorize`: the browser navigates (GET) to `redirect_to`. */
+export const ConsentDecisionSchema = z.object({ redirect_to: z.string() }).meta({ id: 'ConsentDecision' });
+export type ConsentDecision = z.infer<typeof ConsentDecisionSchema>;
+
+/** An app holding a grant from the signed-in person (profile: 'Aplicaciones con acceso'). */
+export const AppGrantSchema = z
+  .object({
+    id: z.string(),
+    client_id: z.string(),
+    client_name: z.string(),
+    scopes: z.array(ScopeDescriptionSchema),
+    granted_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'AppGrant' });
+export type AppGrant = z.infer<typeof AppGrantSchema>;
+export const AppGrantListSchema = z.array(AppGrantSchema);
+export const AppGrantParamsSchema = z.object({ id: z.uuid() });
+
+/** `GET /api/v1/me` for an app token. */
+export const AppMeSchema = z
+  .object({
+    sub: z.string(),
+    username: z.string().optional(),
+    email: z.string().optional(),
+  })
+  .meta({ id: 'AppMe' });
+
+/** `GET /api/v1/services`: what is connected, never a token. */
+export const AppServicesSchema = z
+  .array(
+    z.object({
+      service_name: z.string(),
+      status: z.string(),
+      connected_at: z.string().nullable(),
+      proxy_allowed: z.boolean().describe('Whether this token carries service:<name>'),
+    }),
+  )
+  .meta({ id: 'AppServices' });
