@@ -1,6 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as client from 'openid-client';
 import { followAuthorize, startServiceStandIns, type ServiceStandIns } from '../../e2e/standins/services.mjs';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { ExpiredTokensSweeper } from '../src/modules/oauth-server/expired-tokens.sweeper.js';
+import { SigningKeysService } from '../src/modules/oauth-server/signing-keys.service.js';
 import { freePort } from './helpers/net.js';
 import { bearer, seedUsers, type SeededUser } from './helpers/seed.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -515,6 +518,38 @@ describe('authorization server (real PostgreSQL + Redis; openid-client as the ou
       const apps = (await json(await t.fetch('/api/users/me/apps', { headers: bearer(someone!.token) }))) as unknown as Json[];
       expect(apps).toHaveLength(1);
       expect(apps[0]!.scopes.map((s: Json) => s.scope).sort()).toEqual(['email', 'openid']);
+    });
+  });
+
+  describe('keys and housekeeping', () => {
+    it('rotates the signing key: new ID tokens use it, the old key stays published', async () => {
+      const before = (await json(await t.fetch('/oauth/jwks'))).keys as Json[];
+      const kid = await t.app.get(SigningKeysService).rotate();
+      const after = (await json(await t.fetch('/oauth/jwks'))).keys as Json[];
+      expect(after.map((key) => key.kid).sort()).toEqual([...before.map((key) => key.kid), kid].sort());
+      const app = await createClient();
+      const tokens = await json(await exchange(app, await codeFor(app, 'openid')));
+      const header = JSON.parse(Buffer.from((tokens.id_token as string).split('.')[0]!, 'base64url').toString()) as Json;
+      expect(header).toMatchObject({ alg: 'RS256', kid });
+      const rows = (await t.db.query<Json>('select private_jwk_sealed from oauth_signing_keys')).rows;
+      for (const row of rows) expect(row.private_jwk_sealed).toMatch(/^v1\./);
+    });
+
+    it('deletes codes and tokens long past their expiry, and nothing live', async () => {
+      const app = await createClient();
+      const live = await json(await exchange(app, await codeFor(app)));
+      await codeFor(app);
+      await t.db.query(`update oauth_codes set expires_at = now() - interval '2 days' where client_id = $1`, [app.id]);
+      const [row] = (await t.db.query<Json>('select id from oauth_tokens where client_id = $1', [app.id])).rows;
+      await t.db.query(
+        `insert into oauth_tokens (id, created_at, updated_at, access_token_hash, refresh_token_hash, access_expires_at, refresh_expires_at, client_id, family_id, scopes)
+         values (gen_random_uuid(), now(), now(), $1, null, now() - interval '9 days', null, $2, gen_random_uuid(), '[]')`,
+        [createHash('sha256').update('old').digest('hex'), app.id],
+      );
+      const swept = await new ExpiredTokensSweeper(t.app.get(EntityManager)).sweep();
+      expect(swept).toBe(3);
+      expect((await t.db.query<Json>('select id from oauth_tokens where client_id = $1', [app.id])).rows).toEqual([row]);
+      expect((await t.fetch('/api/v1/me', { headers: bearer(live.access_token) })).status).toBe(200);
     });
   });
 

@@ -1,10 +1,11 @@
 import { Module, type DynamicModule, type OnApplicationBootstrap } from '@nestjs/common';
-import type { ProcessRole } from '../../core/queue/process-role.js';
+import { runsWorkers, type ProcessRole } from '../../core/queue/process-role.js';
 import { ExternalServicesModule } from '../external-services/external-services.module.js';
 import { AppApiController } from './app-api.controller.js';
 import { AppTokenGuard } from './app-token.guard.js';
 import { AuthorizationService } from './authorization.service.js';
 import { ClientsService } from './clients.service.js';
+import { ExpiredTokensSweeper } from './expired-tokens.sweeper.js';
 import { GrantsController } from './grants.controller.js';
 import { OAuthClientsController } from './oauth-clients.controller.js';
 import { OAuthController } from './oauth.controller.js';
@@ -28,7 +29,17 @@ export class OAuthServerModule implements OnApplicationBootstrap {
       module: OAuthServerModule,
       imports: [ExternalServicesModule.forRoot(role)],
       controllers: web ? [OAuthClientsController, OAuthController, AppApiController, GrantsController] : [],
-      providers: [ClientsService, TokenStore, SigningKeysService, AuthorizationService, TokenEndpointService, ProtocolService, ProxyService, AppTokenGuard],
+      providers: [
+        ClientsService,
+        TokenStore,
+        SigningKeysService,
+        AuthorizationService,
+        TokenEndpointService,
+        ProtocolService,
+        ProxyService,
+        AppTokenGuard,
+        ...(runsWorkers(role) ? [ExpiredTokensSweeper] : []),
+      ],
       exports: [ClientsService, SigningKeysService, AuthorizationService],
     };
   }
