@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { withDb } from '../support/db.js';
 import { completeAtProvider, configureProviders, invite } from '../support/login.js';
@@ -66,9 +67,13 @@ test('a revoked session is cleared by the app on its next call', async ({ page }
   await page.getByTestId('login-provider-github').click();
   await completeAtProvider(page, 'github', PEOPLE.github.email);
   await expect(page.getByTestId('header-username')).toBeVisible();
-  await withDb((db) =>
-    db.query(`update sessions set revoked_at = now() where revoked_at is null and user_id = (select id from users where email = $1)`, [PEOPLE.github.email]),
+  // Only this page's session: other specs sign the same GitHub person in at the same time.
+  const token = await page.evaluate(() => localStorage.getItem('authToken'));
+  expect(token).toBeTruthy();
+  const revoked = await withDb((db) =>
+    db.query(`update sessions set revoked_at = now() where revoked_at is null and token_hash = $1`, [createHash('sha256').update(token!).digest('hex')]),
   );
+  expect(revoked.rowCount).toBe(1);
   await page.goto('/profile');
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByTestId('login-button')).toBeVisible();

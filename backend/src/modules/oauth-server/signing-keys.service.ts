@@ -47,7 +47,7 @@ export class SigningKeysService {
       publicJwk,
       privateJwkSealed: this.keyRing.encrypt(JSON.stringify(privateJwk), this.aad(kid)),
     });
-    this.logger.log({ kid }, 'Generated an ID token signing key');
+    this.logger.log(`Generated ID token signing key ${kid}`);
     return row;
   }
 

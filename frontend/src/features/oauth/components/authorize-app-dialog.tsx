@@ -33,6 +33,12 @@ export function AuthorizeAppDialog({ open, onOpenChange, target }: AuthorizeAppD
             title={t('oauth.admin.authorizeFrame', { name: target.name })}
             className="min-h-0 w-full flex-1 rounded-2xl border bg-background"
             data-testid="authorize-frame"
+            onLoad={(event) => {
+              // Focus lives inside the (same-origin) frame: let Escape there close the dialog too.
+              event.currentTarget.contentWindow?.addEventListener('keydown', (key) => {
+                if (key.key === 'Escape') onOpenChange(false);
+              });
+            }}
           />
         )}
       </DialogContent>

@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAppRouter } from '@/app/router';
@@ -263,6 +263,50 @@ describe('ConsentPage', () => {
     answer.resolve(jsonResponse(200, { redirect_to: REDIRECT_TO }));
     await waitFor(() => expect(leavePageFor).toHaveBeenCalledWith(REDIRECT_TO));
     expect(posts()).toHaveLength(1);
+  });
+
+  it('after Permitir, the refreshed grants (now covering the request) do not send a second allow', async () => {
+    signIn(REGULAR_USER);
+    let allowed = false;
+    let grantCallsAfterAllow = 0;
+    const { posts } = stubApi({
+      grants: () => {
+        if (allowed) grantCallsAfterAllow += 1;
+        return jsonResponse(
+          200,
+          allowed
+            ? [
+                {
+                  id: '11111111-1111-4111-8111-111111111111',
+                  client_id: 'agenda-app',
+                  client_name: 'Mi Agenda',
+                  scopes: [
+                    { scope: 'openid', description: 'Saber quién eres' },
+                    { scope: 'profile', description: 'Ver tu nombre de usuario' },
+                  ],
+                  granted_at: '2025-03-15T10:00:00.000Z',
+                  updated_at: '2025-03-15T10:00:00.000Z',
+                },
+              ]
+            : [],
+        );
+      },
+      decide: () => {
+        allowed = true;
+        return jsonResponse(200, { redirect_to: REDIRECT_TO });
+      },
+    });
+    renderApp();
+
+    await userEvent.click(await screen.findByRole('button', { name: 'Permitir' }));
+    await waitFor(() => expect(leavePageFor).toHaveBeenCalledWith(REDIRECT_TO));
+    // The grants are asked again after allowing (the profile must not show stale ones); once that
+    // answer (which now covers the request) is rendered, no automatic allow may follow.
+    await waitFor(() => expect(grantCallsAfterAllow).toBeGreaterThan(0));
+    expect(await screen.findByText('Redirigiendo…')).toBeInTheDocument();
+    await act(() => Promise.resolve());
+    expect(posts()).toHaveLength(1);
+    expect(leavePageFor).toHaveBeenCalledTimes(1);
   });
 
   it('asks again when the remembered grant lacks a requested scope or belongs to another app', async () => {

@@ -110,6 +110,8 @@ function SignedInConsent({ consent, search }: { consent: ConsentInfo; search: st
   const [forced] = useState(() => forcesConsent(search));
   const decide = useDecideConsent();
   const [leaving, setLeaving] = useState(false);
+  /** Set by Permitir/Denegar: the grants refreshed after it must not turn the page into the automatic yes. */
+  const [answeredByHand, setAnsweredByHand] = useState(false);
   const autoAllowStarted = useRef(false);
 
   // Not needed when the question is asked anyway. A 401 signs out here (the page then asks to sign in).
@@ -130,7 +132,9 @@ function SignedInConsent({ consent, search }: { consent: ConsentInfo; search: st
 
   const { mutate } = decide;
   const submit = useCallback(
-    (action: ConsentAction) =>
+    (action: ConsentAction) => {
+      // One answer per page: allowing refreshes the grants, which must not trigger the automatic yes again.
+      autoAllowStarted.current = true;
       mutate(
         { params: authorizeParamsOf(search), action },
         {
@@ -140,21 +144,26 @@ function SignedInConsent({ consent, search }: { consent: ConsentInfo; search: st
             leavePageFor(redirect_to);
           },
         },
-      ),
+      );
+    },
     [mutate, search],
   );
 
   useEffect(() => {
     // Once per page, even when StrictMode runs effects twice.
-    if (!remembered || autoAllowStarted.current) return;
-    autoAllowStarted.current = true;
+    if (!remembered || answeredByHand || autoAllowStarted.current) return;
     submit('allow');
-  }, [remembered, submit]);
+  }, [remembered, answeredByHand, submit]);
+
+  const answer = (action: ConsentAction) => {
+    setAnsweredByHand(true);
+    submit(action);
+  };
 
   // Waiting for the grants decides between the question and the automatic yes: no buttons flash by.
   if (!forced && grants.isPending) return <PageStatus message={t('oauth.loading')} visuallyHidden />;
 
-  const autoAllowing = remembered && !decide.isError;
+  const autoAllowing = remembered && !answeredByHand && !decide.isError;
   const host = hostOf(consent.redirect_uri);
   const errorMessage = decide.isError ? t('oauth.consent.decisionError', { message: apiErrorMessage(decide.error) ?? t('oauth.consent.tryAgain') }) : null;
   const busy = decide.isPending || leaving;
@@ -199,11 +208,11 @@ function SignedInConsent({ consent, search }: { consent: ConsentInfo; search: st
         </p>
       ) : (
         <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-          <Button variant="outline" size="lg" disabled={busy} onClick={() => submit('deny')} data-testid="consent-deny">
+          <Button variant="outline" size="lg" disabled={busy} onClick={() => answer('deny')} data-testid="consent-deny">
             {decide.isPending && decide.variables.action === 'deny' ? <LoaderCircle aria-hidden="true" className="animate-spin" /> : <X aria-hidden="true" />}
             {t('oauth.consent.deny')}
           </Button>
-          <Button size="lg" disabled={busy} onClick={() => submit('allow')} data-testid="consent-allow">
+          <Button size="lg" disabled={busy} onClick={() => answer('allow')} data-testid="consent-allow">
             {decide.isPending && decide.variables.action === 'allow' ? (
               <LoaderCircle aria-hidden="true" className="animate-spin" />
             ) : (
