@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { CoreModule, type CoreOptions } from './core/core.module.js';
+import { AuditModule } from './modules/audit/audit.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { BillingModule } from './modules/billing/billing.module.js';
 import { ContactModule } from './modules/contact/contact.module.js';
@@ -17,6 +18,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         CoreModule.forRoot(options),
+        AuditModule.forRoot(options.role),
         BillingModule.forRoot(options.role),
         ExternalServicesModule.forRoot(options.role),
         ContactModule.forRoot(options.role),

@@ -14,6 +14,7 @@ import { ormConfig } from './core/database/orm.config.js';
 import { assertNodeVersion } from './core/node-version.js';
 import { requestRotation } from './modules/external-services/key-rotation.cli.js';
 import { keyUsage, type Execute } from './modules/external-services/vault-keys.js';
+import { AuditService } from './modules/audit/audit.service.js';
 import { ClientsService } from './modules/oauth-server/clients.service.js';
 import { SigningKeysService } from './modules/oauth-server/signing-keys.service.js';
 
@@ -95,6 +96,13 @@ export const COMMANDS: Record<string, Command> = {
       const timeoutIndex = args.indexOf('--timeout');
       const timeoutSeconds = timeoutIndex >= 0 ? Number(args[timeoutIndex + 1]) : 1800;
       if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw new Error('Usage: keys:rotate [--no-wait] [--timeout <seconds>]');
+      await withOrm((orm) =>
+        new AuditService(orm.em.fork()).record({
+          action: 'admin.vault_key_rotation_requested',
+          actor: { id: null, label: 'cli' },
+          target: { type: 'key_ring', id: ring.primaryId },
+        }),
+      ).catch(() => console.error('(could not write the audit record: is the database reachable?)'));
       const { result } = await requestRotation({
         redisUrl,
         queuePrefix,
@@ -192,6 +200,11 @@ export const COMMANDS: Record<string, Command> = {
       }
       await withOrm(async (orm) => {
         const created = await new ClientsService(orm.em.fork()).create(parsed.data, null);
+        await new AuditService(orm.em.fork()).record({
+          action: 'admin.oauth_client_created',
+          actor: { id: null, label: 'cli' },
+          target: { type: 'oauth_client', id: created.client_id },
+        });
         console.log(`client_id=${created.client_id}`);
         console.log(created.client_secret ? `client_secret=${created.client_secret}` : 'client_secret= (public client: none; use PKCE)');
         console.log(`type=${created.client_type} scopes="${created.allowed_scopes.join(' ')}" redirect_uris=${created.redirect_uris.join(',')}`);
@@ -205,6 +218,11 @@ export const COMMANDS: Record<string, Command> = {
       const { ring } = configuredKeyRing();
       await withOrm(async (orm) => {
         const kid = await new SigningKeysService(orm.em.fork(), ring).rotate();
+        await new AuditService(orm.em.fork()).record({
+          action: 'admin.signing_key_rotated',
+          actor: { id: null, label: 'cli' },
+          target: { type: 'signing_key', id: kid },
+        });
         console.log(`New signing key ${kid} is active; processes pick it up within a minute.`);
       });
     },

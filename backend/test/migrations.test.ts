@@ -5,6 +5,7 @@ import { createTestDatabase, type TestDatabase } from './helpers/test-database.j
 
 const TABLES = [
   'users',
+  'audit_events',
   'oauth_grants',
   'oauth_codes',
   'oauth_tokens',

@@ -1,4 +1,5 @@
 import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261122210127_audit } from './Migration20261122210127_audit.js';
 import { Migration20261122202124_oauth_server } from './Migration20261122202124_oauth_server.js';
 import { Migration20261122184059_connections } from './Migration20261122184059_connections.js';
 import { Migration20261122182427_contact } from './Migration20261122182427_contact.js';
@@ -14,4 +15,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122182427_contact', class: Migration20261122182427_contact },
   { name: 'Migration20261122184059_connections', class: Migration20261122184059_connections },
   { name: 'Migration20261122202124_oauth_server', class: Migration20261122202124_oauth_server },
+  { name: 'Migration20261122210127_audit', class: Migration20261122210127_audit },
 ];

@@ -16,6 +16,7 @@ import { Membership } from '../../modules/billing/entities/membership.entity.js'
 import { Reservation } from '../../modules/billing/entities/reservation.entity.js';
 import { StripeEvent } from '../../modules/billing/entities/stripe-event.entity.js';
 import { ContactMessage } from '../../modules/contact/entities/contact-message.entity.js';
+import { AuditEvent } from '../../modules/audit/entities/audit-event.entity.js';
 import { BaseEntity } from './base.entity.js';
 
 /** Every entity, listed explicitly: no folder scanning, so the build output is all that runs. */
@@ -39,4 +40,5 @@ export const ENTITIES = [
   Membership,
   StripeEvent,
   ContactMessage,
+  AuditEvent,
 ];

@@ -4,6 +4,7 @@ import { Contract } from '../../core/http/contract.js';
 import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-user.decorator.js';
 import { Roles } from '../../core/http/roles.decorator.js';
 import { BetaInvitesService } from './beta-invites.service.js';
+import { Audited } from '../audit/audited.decorator.js';
 
 @Controller('beta-invites')
 @Roles('admin')
@@ -17,6 +18,7 @@ export class BetaInvitesController {
   }
 
   @Post()
+  @Audited({ action: 'admin.beta_invite_added', target: ({ body }) => ({ type: 'beta_invite', id: String(body.email) }) })
   @Contract({
     summary: 'Invite an e-mail to the beta',
     tags: ['admin'],
@@ -31,6 +33,7 @@ export class BetaInvitesController {
   }
 
   @Delete(':email')
+  @Audited({ action: 'admin.beta_invite_removed', target: ({ params }) => ({ type: 'beta_invite', id: params.email }) })
   @HttpCode(204)
   @Contract({ summary: 'Withdraw an invitation', tags: ['admin'], access: 'admin', params: BetaInviteParamsSchema, successStatus: 204, errors: [404] })
   async remove(@Param('email') email: string) {

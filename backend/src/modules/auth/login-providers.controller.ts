@@ -3,6 +3,7 @@ import { IdParamsSchema, LoginProviderInputSchema, LoginProviderListSchema, Logi
 import { Contract } from '../../core/http/contract.js';
 import { Roles } from '../../core/http/roles.decorator.js';
 import { LoginProvidersService } from './login-providers.service.js';
+import { Audited, changedFields } from '../audit/audited.decorator.js';
 
 @Controller('api/login-providers')
 @Roles('admin')
@@ -16,6 +17,11 @@ export class LoginProvidersController {
   }
 
   @Post()
+  @Audited({
+    action: 'admin.login_provider_created',
+    target: ({ result }) => ({ type: 'login_provider', id: (result as { id?: string })?.id }),
+    details: changedFields,
+  })
   @Contract({
     summary: 'Add a login provider',
     tags: ['admin'],
@@ -30,6 +36,7 @@ export class LoginProvidersController {
   }
 
   @Put(':id')
+  @Audited({ action: 'admin.login_provider_updated', target: ({ params }) => ({ type: 'login_provider', id: params.id }), details: changedFields })
   @Contract({
     summary: 'Edit a login provider (the masked secret means unchanged)',
     tags: ['admin'],
@@ -44,6 +51,7 @@ export class LoginProvidersController {
   }
 
   @Delete(':id')
+  @Audited({ action: 'admin.login_provider_deleted', target: ({ params }) => ({ type: 'login_provider', id: params.id }) })
   @HttpCode(204)
   @Contract({ summary: 'Delete a login provider', tags: ['admin'], access: 'admin', params: IdParamsSchema, successStatus: 204, errors: [404] })
   async remove(@Param('id') id: string) {

@@ -10,6 +10,7 @@ import { wantsHtml } from '../../core/http/spa.js';
 import { LOGIN_STATE_TTL_SECONDS } from './login-state.store.js';
 import { LoginFlowService } from './login-flow.service.js';
 import { SessionService } from './session.service.js';
+import { Audited } from '../audit/audited.decorator.js';
 
 /** Binds a pending sign-in to the browser that started it (strictly necessary, 10 minutes). */
 export const LOGIN_COOKIE = 'life_login';
@@ -82,6 +83,16 @@ export class LoginController {
   }
 
   @Get('login/:provider/callback')
+  @Audited({
+    action: 'auth.sign_in',
+    onError: 'auth.sign_in_refused',
+    target: ({ params }) => ({ type: 'login_provider', id: params.provider }),
+    actor: ({ result }) => {
+      const user = (result as { user?: { id?: string; email?: string } } | undefined)?.user;
+      return user ? { id: user.id, label: user.email } : { id: null, label: null };
+    },
+    details: ({ error }) => (error ? { reason: (error as { code?: string }).code ?? 'error' } : {}),
+  })
   @Public()
   @Contract({
     summary: 'Finish signing in (called once by the SPA callback page)',
@@ -123,6 +134,7 @@ export class LoginController {
   }
 
   @Post('api/auth/logout')
+  @Audited({ action: 'auth.logout' })
   @HttpCode(204)
   @Contract({ summary: 'End this session on the server', tags: ['auth'], access: 'session' })
   async logout(@CurrentUser() user: AuthenticatedUser) {

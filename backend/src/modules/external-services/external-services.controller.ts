@@ -21,6 +21,7 @@ import { Roles } from '../../core/http/roles.decorator.js';
 import { CatalogService } from './catalog.service.js';
 import { ConnectionsService } from './connections.service.js';
 import { CredentialsService } from './credentials.service.js';
+import { Audited, changedFields } from '../audit/audited.decorator.js';
 
 @Controller()
 export class ExternalServicesController {
@@ -95,6 +96,7 @@ export class ExternalServicesController {
   }
 
   @Put('api/external-services/:id')
+  @Audited({ action: 'admin.service_updated', target: ({ params }) => ({ type: 'external_service', id: params.id }), details: changedFields })
   @Roles('admin')
   @Contract({
     summary: 'Edit a catalog entry (masked secrets mean unchanged)',

@@ -5,6 +5,7 @@ import OAuth2Server from '@node-oauth/oauth2-server';
 import type { AppGrant, ConsentDecision, ConsentInfo } from '@life/contracts';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { AppError } from '../../core/http/app-error.js';
+import { AuditService } from '../audit/audit.service.js';
 import { ClientsService, redirectUriMatches } from './clients.service.js';
 import type { OAuthClient } from './entities/oauth-client.entity.js';
 import { OAuthGrant } from './entities/oauth-grant.entity.js';
@@ -57,6 +58,7 @@ export class AuthorizationService {
     private readonly em: EntityManager,
     private readonly clients: ClientsService,
     private readonly tokens: TokenStore,
+    private readonly audit: AuditService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -124,7 +126,9 @@ export class AuthorizationService {
   /** The person's answer on the consent screen: where the browser goes next. */
   async decide(source: unknown, action: 'allow' | 'deny', user: ConsentingUser): Promise<ConsentDecision> {
     const request = await this.check(source);
+    const auditTarget = { type: 'oauth_client', id: request.client.clientId };
     if (action === 'deny') {
+      await this.audit.record({ action: 'oauth.consent_denied', target: auditTarget, details: { scope: request.scopes.join(' ') } });
       return {
         redirect_to: this.redirect(request.redirectUri, {
           error: 'access_denied',
@@ -135,6 +139,7 @@ export class AuthorizationService {
       };
     }
     const grantId = await this.remember(user.id, request.client, request.scopes);
+    await this.audit.record({ action: 'oauth.consent_given', target: auditTarget, details: { scope: request.scopes.join(' '), grant_id: grantId } });
     const authTime = await this.sessionStart(user.sessionId);
     const location = await this.issueCode(request, { id: user.id, grantId, authTime });
     const url = new URL(location);

@@ -3,6 +3,7 @@ import { AppGrantListSchema, AppGrantParamsSchema } from '@life/contracts';
 import { Contract } from '../../core/http/contract.js';
 import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-user.decorator.js';
 import { AuthorizationService } from './authorization.service.js';
+import { Audited } from '../audit/audited.decorator.js';
 
 /** The person's own view of the apps they let in (profile: 'Aplicaciones con acceso'). */
 @Controller('api/users/me/apps')
@@ -16,6 +17,7 @@ export class GrantsController {
   }
 
   @Delete(':id')
+  @Audited({ action: 'oauth.grant_revoked', target: ({ params }) => ({ type: 'oauth_grant', id: params.id }) })
   @HttpCode(204)
   @Contract({
     summary: 'Revoke an app’s grant: every token issued under it stops working at once',

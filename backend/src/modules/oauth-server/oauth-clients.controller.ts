@@ -13,6 +13,7 @@ import { Contract } from '../../core/http/contract.js';
 import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-user.decorator.js';
 import { Roles } from '../../core/http/roles.decorator.js';
 import { ClientsService } from './clients.service.js';
+import { Audited, changedFields } from '../audit/audited.decorator.js';
 
 /** Admin: the third-party applications allowed to ask people for access. */
 @Controller('oauth_clients')
@@ -27,6 +28,11 @@ export class OAuthClientsController {
   }
 
   @Post()
+  @Audited({
+    action: 'admin.oauth_client_created',
+    target: ({ result }) => ({ type: 'oauth_client', id: (result as { client_id?: string })?.client_id }),
+    details: changedFields,
+  })
   @HttpCode(201)
   @Contract({
     summary: 'Register a client application; the answer holds its secret, shown this once',
@@ -41,6 +47,11 @@ export class OAuthClientsController {
   }
 
   @Put(':id')
+  @Audited({
+    action: 'admin.oauth_client_updated',
+    target: ({ result }) => ({ type: 'oauth_client', id: (result as { client_id?: string })?.client_id }),
+    details: changedFields,
+  })
   @Contract({
     summary: 'Edit a client application (the full object; read-only fields are ignored)',
     tags: ['oauth-clients'],
@@ -55,6 +66,10 @@ export class OAuthClientsController {
   }
 
   @Post(':id/secret')
+  @Audited({
+    action: 'admin.oauth_client_secret_rotated',
+    target: ({ result }) => ({ type: 'oauth_client', id: (result as { client_id?: string })?.client_id }),
+  })
   @HttpCode(200)
   @Contract({
     summary: 'Replace a confidential client’s secret; the old one stops working at once',
@@ -69,6 +84,7 @@ export class OAuthClientsController {
   }
 
   @Delete(':id')
+  @Audited({ action: 'admin.oauth_client_deleted', target: ({ params }) => ({ type: 'oauth_client', id: params.id }) })
   @HttpCode(204)
   @Contract({
     summary: 'Remove a client application with its grants and tokens',

@@ -3,6 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import OAuth2Server from '@node-oauth/oauth2-server';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { AuditService } from '../audit/audit.service.js';
 import { ClientsService } from './clients.service.js';
 import type { OAuthClient } from './entities/oauth-client.entity.js';
 import { OAuthProtocolError, type OAuthErrorCode } from './oauth.errors.js';
@@ -64,6 +65,7 @@ export class TokenEndpointService {
     private readonly clients: ClientsService,
     private readonly store: TokenStore,
     private readonly keys: SigningKeysService,
+    private readonly audit: AuditService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.server = new OAuth2Server({
@@ -211,11 +213,23 @@ export class TokenEndpointService {
     await this.em.getConnection().execute('update oauth_codes set replayed_at = now() where id = ?', [codeId], 'run');
     const revoked = await this.store.revokeFromCode(codeId);
     this.logger.warn({ codeId, revoked }, 'Authorization code replayed: its tokens were revoked');
+    await this.audit.record({
+      action: 'oauth.code_replay_detected',
+      actor: { id: null, label: null },
+      target: { type: 'oauth_code', id: codeId },
+      details: { revoked_count: revoked },
+    });
   }
 
   private async refreshReused(familyId: string): Promise<void> {
     const revoked = await this.store.revokeFamily(familyId, 'refresh_reuse');
     this.logger.warn({ familyId, revoked }, 'Refresh token reused: the whole family was revoked');
+    await this.audit.record({
+      action: 'oauth.refresh_reuse_detected',
+      actor: { id: null, label: null },
+      target: { type: 'token_family', id: familyId },
+      details: { revoked_count: revoked },
+    });
   }
 
   private async idToken(subject: Subject, clientId: string, scopes: string[]): Promise<string> {

@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { EntityManager } from '@mikro-orm/postgresql';
+import type { AuditAction, AuditEvent as AuditEventView, AuditPage } from '@life/contracts';
+import { AppError } from '../../core/http/app-error.js';
+import { auditContext } from './audit-context.js';
+
+export interface AuditRecord {
+  action: AuditAction;
+  actor?: { id?: string | null; label?: string | null };
+  target?: { type: string; id?: string | null };
+  details?: Record<string, unknown>;
+  /** Defaults to the current request's (AsyncLocalStorage). */
+  ip?: string | null;
+  userAgent?: string | null;
+}
+
+/** Keys whose values must never reach the log, at any depth. */
+const SECRET_KEY = /secret|token|password|passwd|code_verifier|^code$|authorization|cookie|api_key|private/i;
+
+export function redact(value: unknown, depth = 0): unknown {
+  if (depth > 4) return '[…]';
+  if (Array.isArray(value)) return value.slice(0, 50).map((item) => redact(item, depth + 1));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .slice(0, 50)
+        .map(([key, item]) => [key, SECRET_KEY.test(key) ? '[redacted]' : redact(item, depth + 1)]),
+    );
+  }
+  if (typeof value === 'string') return value.length > 300 ? `${value.slice(0, 300)}…` : value;
+  return value;
+}
+
+interface Row {
+  id: string;
+  at: Date;
+  action: string;
+  actor_id: string | null;
+  actor_label: string | null;
+  target_type: string | null;
+  target_id: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  details: Record<string, unknown>;
+}
+
+/**
+ * The audit log. Writing never fails the caller: a sign-in must not break because the log
+ * could not be written (the failure itself is logged). Reading is admin-only.
+ */
+@Injectable()
+export class AuditService {
+  private readonly logger = new Logger('Audit');
+
+  constructor(private readonly em: EntityManager) {}
+
+  async record(entry: AuditRecord): Promise<void> {
+    const context = auditContext.getStore();
+    try {
+      await this.em.getConnection().execute(
+        `insert into audit_events (id, at, action, actor_id, actor_label, target_type, target_id, ip, user_agent, details)
+           values (?, now(), ?, ?, ?, ?, ?, ?, ?, ?::jsonb)`,
+        [
+          randomUUID(),
+          entry.action,
+          entry.actor?.id ?? (entry.actor ? null : (context?.actorId ?? null)),
+          (entry.actor?.label ?? (entry.actor ? null : (context?.actorLabel ?? null)))?.slice(0, 254) ?? null,
+          entry.target?.type.slice(0, 40) ?? null,
+          entry.target?.id?.slice(0, 254) ?? null,
+          (entry.ip ?? context?.ip ?? null)?.slice(0, 64) ?? null,
+          (entry.userAgent ?? context?.userAgent ?? null)?.slice(0, 300) ?? null,
+          JSON.stringify(redact(entry.details ?? {})),
+        ],
+        'run',
+      );
+    } catch (error) {
+      this.logger.error({ err: error, action: entry.action }, 'Could not write an audit record');
+    }
+  }
+
+  async page(query: { limit: number; before?: string; action?: string }): Promise<AuditPage> {
+    const params: unknown[] = [];
+    const where: string[] = [];
+    if (query.before) {
+      const cursor = /^(\d{4}-\d\d-\d\dT[\d:.]+Z)\|([0-9a-f-]{36})$/.exec(query.before);
+      if (!cursor) throw new AppError(400, 'invalid_cursor', 'El cursor no es válido: usa el next_before de la página anterior.');
+      where.push('(at, id) < (?::timestamptz, ?::uuid)');
+      params.push(cursor[1], cursor[2]);
+    }
+    if (query.action) {
+      where.push('action = ?');
+      params.push(query.action);
+    }
+    params.push(query.limit + 1);
+    const rows = await this.em
+      .getConnection()
+      .execute<Row[]>(`select * from audit_events ${where.length ? `where ${where.join(' and ')}` : ''} order by at desc, id desc limit ?`, params);
+    const items = rows.slice(0, query.limit).map((row): AuditEventView => ({
+      id: row.id,
+      at: new Date(row.at).toISOString(),
+      action: row.action,
+      actor_id: row.actor_id,
+      actor_label: row.actor_label,
+      target_type: row.target_type,
+      target_id: row.target_id,
+      ip: row.ip,
+      user_agent: row.user_agent,
+      details: row.details ?? {},
+    }));
+    const last = items[items.length - 1];
+    return { items, next_before: rows.length > query.limit && last ? `${last.at}|${last.id}` : null };
+  }
+}
