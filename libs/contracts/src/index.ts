@@ -7,3 +7,4 @@ export * from './billing.js';
 export * from './contact.js';
 export * from './services.js';
 export * from './oauth.js';
+export * from './audit.js';
