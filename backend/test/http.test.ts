@@ -85,9 +85,27 @@ describe('HTTP foundation (real PostgreSQL + Redis)', () => {
     const response = await t.fetch('/', { headers: { accept: 'text/html' } });
     const csp = response.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("script-src 'self'");
-    expect(csp).toContain("frame-ancestors 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("object-src 'none'");
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    for (const path of ['/dashboard', '/oauth/authorize?client_id=x&state=y']) {
+      const page = await t.fetch(path, { headers: { accept: 'text/html' } });
+      const pageCsp = page.headers.get('content-security-policy') ?? '';
+      const framed = path.startsWith('/oauth/authorize');
+      expect([path, pageCsp.includes(framed ? "frame-ancestors 'self'" : "frame-ancestors 'none'")]).toEqual([path, true]);
+      expect([path, page.headers.get('x-frame-options')]).toEqual([path, framed ? 'SAMEORIGIN' : 'DENY']);
+    }
+  });
+
+  it('answers CORS only for configured origins', async () => {
+    const preflight = await t.fetch('/oauth/token', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    const simple = await t.fetch('/api/site', { headers: { origin: 'https://evil.example' } });
+    expect(simple.headers.get('access-control-allow-origin')).toBeNull();
   });
 
   it('serves the company details for the legal pages', async () => {

@@ -599,11 +599,25 @@ describe('authorization server rate limits', () => {
   beforeAll(async () => {
     t = await startTestApp({
       role: 'web',
-      env: { OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE: '1000', OAUTH_CLIENT_AUTH_FAILURES_PER_15MIN: '3', OAUTH_PROXY_RATE_LIMIT_PER_MINUTE: '2' },
+      env: {
+        OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE: '1000',
+        OAUTH_CLIENT_AUTH_FAILURES_PER_15MIN: '3',
+        OAUTH_PROXY_RATE_LIMIT_PER_MINUTE: '2',
+        CORS_ORIGINS: 'https://spa.example',
+      },
     });
   });
   afterAll(async () => {
     await t?.close();
+  });
+
+  it('lets a configured SPA origin call the token endpoint cross-origin, and no other', async () => {
+    const allowed = await t.fetch('/oauth/token', { method: 'OPTIONS', headers: { origin: 'https://spa.example', 'access-control-request-method': 'POST' } });
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://spa.example');
+    expect(allowed.headers.get('access-control-allow-credentials')).toBeNull();
+    const other = await t.fetch('/oauth/token', { method: 'OPTIONS', headers: { origin: 'https://other.example', 'access-control-request-method': 'POST' } });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
   });
 
   it('answers 429 with Retry-After after too many failed client authentications, even with the right secret', async () => {

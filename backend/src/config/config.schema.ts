@@ -79,6 +79,20 @@ export const ConfigSchema = z.object({
   TOKEN_REFRESH_KEEPALIVE_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(365).default(30)),
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
   STATIC_DIR: optionalString,
+  /** Origins (scheme://host[:port], comma-separated) allowed to call the API from a browser (CORS): third-party SPAs using our OAuth endpoints. Empty: none. */
+  CORS_ORIGINS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default('')
+      .transform((value) =>
+        value
+          .split(',')
+          .map((origin) => origin.trim().replace(/\/$/, ''))
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.url({ protocol: /^https?$/, message: 'CORS_ORIGINS must list http(s) origins' }))),
+  ),
   TRUST_PROXY: z.preprocess(emptyToUndefined, z.stringbool().default(false)),
   COMPANY_NAME: z.preprocess(emptyToUndefined, z.string().max(200).default('Ejemplo Vida Digital, S.L. (datos ficticios)')),
   COMPANY_TAX_ID: z.preprocess(emptyToUndefined, z.string().max(50).default('B00000000 (ficticio)')),

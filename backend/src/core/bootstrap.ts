@@ -86,19 +86,39 @@ export async function createWebApp(runtime: Runtime, role: Exclude<ProcessRole, 
         'object-src': ["'none'"],
         'base-uri': ["'self'"],
         'form-action': ["'self'"],
-        // The admin panel shows the consent page inside a dialog: only we may frame ourselves.
-        'frame-ancestors': ["'self'"],
+        // Nobody frames us; the consent page alone may be framed by ourselves (see below).
+        'frame-ancestors': ["'none'"],
+        'frame-src': ["'self'"],
         'upgrade-insecure-requests': config.appUrl.startsWith('https://') ? [] : null,
       },
     },
     strictTransportSecurity: config.appUrl.startsWith('https://') ? { maxAge: 31536000, includeSubDomains: true } : false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    frameguard: { action: 'deny' },
+  });
+
+  // CORS only for configured origins (third-party SPAs calling /oauth/token, /api/v1...): the
+  // app itself is same-origin and needs none. No credentials: our APIs use bearer tokens.
+  app.enableCors({
+    origin: (origin, callback) => callback(null, !!origin && config.corsOrigins.includes(origin)),
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['authorization', 'content-type', 'x-request-id'],
+    exposedHeaders: ['x-request-id', 'retry-after', 'www-authenticate'],
+    credentials: false,
+    maxAge: 600,
   });
 
   // Pages that are also API calls: a browser navigation gets the SPA, fetch() gets JSON.
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
-    if (isNegotiatedPage(pathOf(request.url)) && wantsHtml(request)) {
+    const pathname = pathOf(request.url);
+    if (isNegotiatedPage(pathname) && wantsHtml(request)) {
+      // The admin panel's Autorizar shows the consent page in a dialog: only this page, only to us.
+      if (pathname === '/oauth/authorize') {
+        const csp = reply.getHeader('content-security-policy');
+        if (typeof csp === 'string') void reply.header('content-security-policy', csp.replace("frame-ancestors 'none'", "frame-ancestors 'self'"));
+        void reply.header('x-frame-options', 'SAMEORIGIN');
+      }
       return spa.send(reply);
     }
     return undefined;
