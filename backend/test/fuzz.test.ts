@@ -4,7 +4,7 @@ import { bearer, seedUsers } from './helpers/seed.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 /** Cases per route: enough to hit every shape of bad input below several times. */
-const RUNS_PER_ROUTE = 200;
+const RUNS_PER_ROUTE = 300;
 
 /** Strings people and attackers send: huge, unicode, traversal, SQL and HTML metacharacters. */
 const nastyString = fc.oneof(
@@ -79,7 +79,7 @@ const fillPath = (path: string, segment: string) => path.replace(/:[A-Za-z_]+/g,
 describe('fuzzing every API route with generated bad input (real PostgreSQL + Redis)', () => {
   let t: TestApp;
   let routes: RouteInfo[];
-  const tokens: Record<'user' | 'admin', string> = { user: '', admin: '' };
+  const tokens: Record<'user' | 'admin' | 'app', string> = { user: '', admin: '', app: '' };
 
   beforeAll(async () => {
     t = await startTestApp({ role: 'web' });
@@ -95,7 +95,52 @@ describe('fuzzing every API route with generated bad input (real PostgreSQL + Re
       );
     tokens.user = (await seedUsers(t.db, 1))[0]!.token;
     tokens.admin = (await seedUsers(t.db, 1, 'admin'))[0]!.token;
+    tokens.app = await appToken();
   });
+
+  /** A third-party app's access token with every scope, so /api/v1 routes get past the guard. */
+  async function appToken(): Promise<string> {
+    const redirect = 'http://127.0.0.1:7777/cb';
+    const json = { 'content-type': 'application/json' };
+    const app = (await (
+      await t.fetch('/oauth_clients', {
+        method: 'POST',
+        headers: { ...bearer(tokens.admin), ...json },
+        body: JSON.stringify({
+          name: 'Fuzz',
+          redirect_uris: [redirect],
+          allowed_scopes: ['openid', 'profile', 'email', 'read', 'services:read', 'service:github'],
+        }),
+      })
+    ).json()) as { client_id: string; client_secret: string };
+    const consent = (await (
+      await t.fetch('/oauth/authorize', {
+        method: 'POST',
+        headers: { ...bearer(tokens.user), ...json },
+        body: JSON.stringify({
+          client_id: app.client_id,
+          redirect_uri: redirect,
+          scope: 'openid profile email read services:read service:github',
+          action: 'allow',
+        }),
+      })
+    ).json()) as { redirect_to: string };
+    const code = new URL(consent.redirect_to).searchParams.get('code')!;
+    const answer = (await (
+      await t.fetch('/oauth/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: redirect,
+          client_id: app.client_id,
+          client_secret: app.client_secret,
+        }),
+      })
+    ).json()) as { access_token: string };
+    return answer.access_token;
+  }
 
   afterAll(async () => {
     await t?.close();
@@ -115,7 +160,7 @@ describe('fuzzing every API route with generated bad input (real PostgreSQL + Re
     const problems: string[] = [];
     for (const route of routes) {
       const spec = route.spec!;
-      const token = spec.access === 'admin' ? tokens.admin : spec.access === 'session' ? tokens.user : undefined;
+      const token = spec.access === 'admin' ? tokens.admin : spec.access === 'session' ? tokens.user : spec.access === 'app' ? tokens.app : undefined;
       const allowed5xx = new Set((spec.errors ?? []).filter((status) => status >= 500));
       await fc.assert(
         fc.asyncProperty(
