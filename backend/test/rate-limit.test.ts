@@ -107,3 +107,25 @@ describe('RateLimitService (real Redis)', () => {
     dead.disconnect();
   });
 });
+
+describe('sign-in rate limit (the real app)', () => {
+  it('answers 429 with Retry-After past SIGN_IN_RATE_LIMIT_PER_10MIN attempts from one IP, on starts and callbacks alike', async () => {
+    const { startTestApp } = await import('./helpers/test-app.js');
+    const t = await startTestApp({ role: 'web', env: { SIGN_IN_RATE_LIMIT_PER_10MIN: '3' } });
+    try {
+      const json = { accept: 'application/json' };
+      const first = await t.fetch('/login/github', { headers: json, redirect: 'manual' });
+      expect(first.status).not.toBe(429);
+      const second = await t.fetch('/login/github/callback?code=x&state=y', { headers: json });
+      expect(second.status).not.toBe(429);
+      const third = await t.fetch('/login/google', { headers: json, redirect: 'manual' });
+      expect(third.status).not.toBe(429);
+      const blocked = await t.fetch('/login/github/callback?code=x&state=y', { headers: json });
+      expect(blocked.status).toBe(429);
+      expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(((await blocked.json()) as { error: string }).error).toBe('too_many_requests');
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -108,6 +108,8 @@ export const ConfigSchema = z.object({
   CONTACT_TO: z.preprocess(emptyToUndefined, z.email({ message: 'CONTACT_TO must be an e-mail' }).optional()),
   CONTACT_FROM: z.preprocess(emptyToUndefined, z.string().min(3).max(300).default('Life <no-reply@life.example>')),
   CONTACT_RATE_LIMIT_PER_HOUR: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(5)),
+  /** Sign-in starts and callbacks per client IP per 10 minutes; more get 429 + Retry-After. */
+  SIGN_IN_RATE_LIMIT_PER_10MIN: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(100)),
   /** Token, revocation and introspection requests per client and IP per minute (RFC 9700 §4.10: slow down guessing). */
   OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(120)),
   /** Failed client authentications per IP per 15 minutes before 429. */

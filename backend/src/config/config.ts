@@ -32,6 +32,7 @@ export interface AppConfig {
   company: { name: string; taxId: string; address: string; email: string };
   /** Contact page delivery: `smtpUrl` unset means messages are only stored (admins read them in the panel). */
   corsOrigins: string[];
+  signInRatePer10Min: number;
   oauth: { tokenRatePerMinute: number; clientAuthFailuresPer15Min: number; proxyRatePerMinute: number };
   contact: { smtpUrl: string | undefined; to: string; from: string; rateLimitPerHour: number; retryDelayMs: number };
   version: string;
@@ -102,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       email: raw.COMPANY_EMAIL,
     },
     corsOrigins: raw.CORS_ORIGINS,
+    signInRatePer10Min: raw.SIGN_IN_RATE_LIMIT_PER_10MIN,
     oauth: {
       tokenRatePerMinute: raw.OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE,
       clientAuthFailuresPer15Min: raw.OAUTH_CLIENT_AUTH_FAILURES_PER_15MIN,
