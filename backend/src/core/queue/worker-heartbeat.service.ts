@@ -7,6 +7,17 @@ import { REDIS } from '../redis/redis.module.js';
 const INTERVAL_MS = 10_000;
 const TTL_SECONDS = 30;
 
+/** Where worker processes announce themselves: one key per process, `${prefix}:workers:${host}:${pid}`. */
+export const workersKeyPrefix = (queuePrefix: string) => `${queuePrefix}:workers:`;
+
+/** The value of a heartbeat key. */
+export interface WorkerBeat {
+  pid: number;
+  host: string;
+  /** ISO 8601. */
+  at: string;
+}
+
 /** Each worker process announces itself in Redis; the key expires when it stops beating. */
 @Injectable()
 export class WorkerHeartbeatService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -18,11 +29,16 @@ export class WorkerHeartbeatService implements OnApplicationBootstrap, BeforeApp
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.key = `${config.queuePrefix}:workers:${hostname()}:${process.pid}`;
+    this.key = `${workersKeyPrefix(config.queuePrefix)}${hostname()}:${process.pid}`;
   }
 
   async beat(): Promise<void> {
-    await this.redis.set(this.key, JSON.stringify({ pid: process.pid, host: hostname(), at: new Date().toISOString() }), 'EX', TTL_SECONDS);
+    await this.redis.set(
+      this.key,
+      JSON.stringify({ pid: process.pid, host: hostname(), at: new Date().toISOString() } satisfies WorkerBeat),
+      'EX',
+      TTL_SECONDS,
+    );
   }
 
   async onApplicationBootstrap(): Promise<void> {

@@ -2,9 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { Redis } from 'ioredis';
-import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { REDIS } from '../../core/redis/redis.module.js';
 import { within } from '../../core/util/within.js';
+import { WorkerHeartbeats } from './worker-heartbeats.js';
 
 async function timed(check: () => Promise<unknown>, timeoutMs: number): Promise<{ ok: true; latencyMs: number } | { ok: false; message: string }> {
   const started = performance.now();
@@ -23,7 +23,7 @@ export class HealthIndicators {
     private readonly indicators: HealthIndicatorService,
     private readonly orm: MikroORM,
     @Inject(REDIS) private readonly redis: Redis,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly heartbeats: WorkerHeartbeats,
   ) {}
 
   async database() {
@@ -42,7 +42,7 @@ export class HealthIndicators {
   async workers() {
     const indicator = this.indicators.check('workers');
     try {
-      const keys = await within(this.redis.keys(`${this.config.queuePrefix}:workers:*`), 1000);
+      const keys = await within(this.heartbeats.keys(), 1000);
       return indicator.up({ count: keys.length });
     } catch {
       return indicator.up({ count: -1 });

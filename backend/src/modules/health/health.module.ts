@@ -1,11 +1,18 @@
 import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
+import { AdminHealthController } from './admin-health.controller.js';
 import { HealthController } from './health.controller.js';
 import { HealthIndicators } from './health.indicators.js';
+import { QueuesService } from './queues.service.js';
+import { RefreshFailuresRepository } from './refresh-failures.repository.js';
+import { SystemHealthService } from './system-health.service.js';
+import { WorkerHeartbeats } from './worker-heartbeats.js';
 
+/** The public health check and the admin's 'Salud del Sistema' (web processes only). */
 @Module({
-  imports: [TerminusModule.forRoot({ logger: false })],
-  controllers: [HealthController],
-  providers: [HealthIndicators],
+  imports: [TerminusModule.forRoot({ logger: false }), DiscoveryModule],
+  controllers: [HealthController, AdminHealthController],
+  providers: [HealthIndicators, QueuesService, RefreshFailuresRepository, SystemHealthService, WorkerHeartbeats],
 })
 export class HealthModule {}

@@ -5,6 +5,7 @@ import { ServicesAdminSection } from '@/features/services/components/services-ad
 import { BetaInvitesSection } from './components/beta-invites-section';
 import { ContactMessagesView, UnhandledContactMessagesBadge } from './components/contact-messages-view';
 import { LoginProvidersSection } from './components/login-providers-section';
+import { SystemHealthSection } from './components/system-health-section';
 
 /**
  * The admin panel's sections, in menu order. Each later feature plugs its body in by
@@ -43,8 +44,13 @@ export const ADMIN_SECTIONS: readonly AdminSection<AdminSectionId>[] = [
     icon: AppWindow,
     Component: AppsAdminSection,
   },
-  // Salud shows only its title ('Salud del Sistema') by design.
-  { id: 'salud', navLabelKey: 'admin.nav.salud', titleKey: 'admin.sections.salud', icon: HeartPulse },
+  {
+    id: 'salud',
+    navLabelKey: 'admin.nav.salud',
+    titleKey: 'admin.sections.salud',
+    icon: HeartPulse,
+    Component: SystemHealthSection,
+  },
 ];
 
 /** Views opened from a link in the panel's header, so the menu keeps the spec's five sections (docs/decisions/0007). */

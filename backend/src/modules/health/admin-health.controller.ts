@@ -1,0 +1,63 @@
+import { Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { QueueJobParamsSchema, SystemHealthSchema, type QueueJobParams, type SystemHealth } from '@life/contracts';
+import type { FastifyReply } from 'fastify';
+import { Contract } from '../../core/http/contract.js';
+import { Roles } from '../../core/http/roles.decorator.js';
+import { Audited, type AuditedContext } from '../audit/audited.decorator.js';
+import { QueuesService } from './queues.service.js';
+import { SystemHealthService } from './system-health.service.js';
+
+const queueJob = ({ params }: AuditedContext) => ({ type: 'queue_job', id: `${params.queue}/${params.id}` });
+
+/** The admin panel's 'Salud del Sistema': the full report, and the failed jobs' dead-letter actions. */
+@Controller('api/admin')
+@Roles('admin')
+export class AdminHealthController {
+  constructor(
+    private readonly health: SystemHealthService,
+    private readonly queues: QueuesService,
+  ) {}
+
+  @Get('health')
+  @Contract({
+    summary:
+      'Database and Redis with latency, every queue with its counts and newest failed jobs, live workers, token-refresh failures by service, version and uptime',
+    tags: ['admin'],
+    access: 'admin',
+    response: SystemHealthSchema,
+  })
+  report(@Res({ passthrough: true }) reply: FastifyReply): Promise<SystemHealth> {
+    reply.header('cache-control', 'no-store');
+    return this.health.report();
+  }
+
+  @Post('queues/:queue/jobs/:id/retry')
+  @Audited({ action: 'admin.queue_job_retried', target: queueJob })
+  @HttpCode(204)
+  @Contract({
+    summary: 'Run a failed job again (its attempts count from zero)',
+    tags: ['admin'],
+    access: 'admin',
+    params: QueueJobParamsSchema,
+    successStatus: 204,
+    errors: [404, 409],
+  })
+  retry(@Param() params: QueueJobParams): Promise<void> {
+    return this.queues.retry(params.queue, params.id);
+  }
+
+  @Delete('queues/:queue/jobs/:id')
+  @Audited({ action: 'admin.queue_job_discarded', target: queueJob })
+  @HttpCode(204)
+  @Contract({
+    summary: 'Discard a failed job',
+    tags: ['admin'],
+    access: 'admin',
+    params: QueueJobParamsSchema,
+    successStatus: 204,
+    errors: [404, 409],
+  })
+  discard(@Param() params: QueueJobParams): Promise<void> {
+    return this.queues.discard(params.queue, params.id);
+  }
+}
