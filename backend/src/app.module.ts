@@ -4,6 +4,7 @@ import { AuditModule } from './modules/audit/audit.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { BillingModule } from './modules/billing/billing.module.js';
 import { ContactModule } from './modules/contact/contact.module.js';
+import { DataRightsModule } from './modules/data-rights/data-rights.module.js';
 import { ExternalServicesModule } from './modules/external-services/external-services.module.js';
 import { OAuthServerModule } from './modules/oauth-server/oauth-server.module.js';
 import { HealthModule } from './modules/health/health.module.js';
@@ -23,6 +24,7 @@ export class AppModule {
         ExternalServicesModule.forRoot(options.role),
         ContactModule.forRoot(options.role),
         OAuthServerModule.forRoot(options.role),
+        DataRightsModule.forRoot(options.role),
         ...(web ? [HealthModule, SiteModule, UsersModule, AuthModule] : []),
       ],
     };

@@ -653,6 +653,22 @@ describe('Identity: sign-in with stand-in providers, sessions, roles (real Postg
       expect(await usersWithEmail(email)).toBe(1);
     });
 
+    it('an account whose erasure is under way signs nobody in, by identity or by e-mail (409 account_being_erased)', async () => {
+      const email = 'leaving@example.com';
+      await invite(email);
+      const first = await expectSignedIn(await signIn('google', email), email);
+      const erase = await api('/api/users/me/erase', { method: 'POST', token: first.authToken, json: { confirm: 'ELIMINAR' } });
+      expect(erase.status).toBe(202);
+      await expectError(await api('/api/users/me', { token: first.authToken }), 401, 'unauthorized');
+      // No worker in this app: the account stays marked until one erases it.
+      const before = await snapshot();
+      for (const provider of ['google', 'microsoft'] as const) {
+        const refused = await signIn(provider, email);
+        expect([provider, refused.status, refused.body.error]).toEqual([provider, 409, 'account_being_erased']);
+      }
+      expect(await snapshot()).toEqual(before);
+    });
+
     it('an ADMIN_EMAILS user gets in without an invitation and gets role admin', async () => {
       const result = await expectSignedIn(await signIn('google', 'Admin@Example.com'), 'admin@example.com');
       expect(result.user.role).toBe('admin');

@@ -23,6 +23,7 @@ const TABLES = [
   'user_service_credentials',
   'oauth_clients',
   'contact_messages',
+  'data_exports',
 ];
 
 async function tables(db: TestDatabase): Promise<string[]> {

@@ -1,6 +1,8 @@
 // A local stand-in for GitHub's OAuth App protocol (the login provider "github").
 // Speaks the same paths and shapes as github.com + api.github.com:
-//   GET  /login/oauth/authorize     the consent page ("Authorize" → redirect_uri?code&state)
+//   GET  /login/oauth/authorize     the consent page ("Authorize" → redirect_uri?code&state); like
+//                                   GitHub's, a `login` parameter picks the account (created if new,
+//                                   e-mail <login>@example.com) for this request only
 //   POST /login/oauth/access_token  form body; form-encoded answer unless Accept: application/json;
 //                                   errors are HTTP 200 with {error} like GitHub's
 //   GET  /user, GET /user/emails    with `Authorization: Bearer <token>` (or `token <token>`)
@@ -90,12 +92,19 @@ export async function startGithubStandIn(options) {
         if (!redirectUri || !/^https?:\/\//.test(redirectUri)) return sendHtml(res, 400, 'GitHub (stand-in)', '<h1>redirect_uri is missing or invalid</h1>');
         const method = q.get('code_challenge_method');
         if (q.get('code_challenge') && method && method !== 'S256') return sendHtml(res, 400, 'GitHub (stand-in)', '<h1>Only S256 PKCE is supported</h1>');
+        // Another person at the same stand-in, without changing who the next page shows to others.
+        const login = q.get('login');
+        let account = current;
+        if (login && /^[A-Za-z0-9-]{1,39}$/.test(login)) {
+          account = accounts.find((a) => a.login === login) ?? normalise({ login });
+          if (!accounts.includes(account)) accounts.push(account);
+        }
         const code = randomToken(15);
         codes.set(code, {
           redirectUri,
           codeChallenge: q.get('code_challenge') ?? undefined,
           scope: q.get('scope') ?? '',
-          account: current,
+          account,
           expiresAt: Date.now() + CODE_TTL_MS,
         });
         const target = new URL(redirectUri);
@@ -107,7 +116,7 @@ export async function startGithubStandIn(options) {
           'GitHub (stand-in)',
           `<div class="warn" role="alert"><strong>GitHub (stand-in).</strong> A local test server, not github.com.</div>
 <h1>Authorize application</h1>
-<p>Signed in as <strong data-testid="standin-account">${escapeHtml(current.login)}</strong> (${escapeHtml(current.email)}).</p>
+<p>Signed in as <strong data-testid="standin-account">${escapeHtml(account.login)}</strong> (${escapeHtml(account.email)}).</p>
 <p>Scopes: <code>${escapeHtml(q.get('scope') ?? '')}</code></p>
 <a class="button" data-testid="standin-authorize" href="${escapeHtml(target.toString())}">Authorize</a>`,
         );

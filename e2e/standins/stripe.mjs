@@ -2,6 +2,8 @@
 // client can be pointed at it (STRIPE_API_URL → host/port/protocol):
 //   POST /v1/checkout/sessions          create a Checkout Session (form-encoded, Bearer secret key)
 //   GET  /v1/checkout/sessions/:id      read it back
+//   POST /v1/checkout/sessions/:id/expire  end an open session (account erasure)
+//   DELETE /v1/subscriptions/:id        cancel a subscription (account erasure); `cancelled` lists them
 //   GET  /checkout/:id                  the hosted checkout page (a tiny HTML page)
 // Webhooks are signed with the `stripe` package's own test-header helper (signedEvent).
 import { randomBytes } from 'node:crypto';
@@ -22,6 +24,8 @@ export async function startStripeStandIn(options) {
   /** @type {Map<string, Record<string, unknown>>} */
   const byIdempotencyKey = new Map();
   let failNext = options.failNext ?? 0;
+  /** @type {string[]} */
+  const cancelled = [];
 
   const server = http.createServer((req, res) => {
     void (async () => {
@@ -84,6 +88,22 @@ export async function startStripeStandIn(options) {
         const session = sessions.get(match[1]);
         return session ? send(200, session) : send(404, { error: { type: 'invalid_request_error', message: 'No such checkout.session' } });
       }
+      const expire = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(url.pathname);
+      if (req.method === 'POST' && expire) {
+        const session = sessions.get(decodeURIComponent(expire[1]));
+        if (!session) return send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such checkout.session' } });
+        if (session.status !== 'open') return send(400, { error: { type: 'invalid_request_error', message: 'Only open sessions can be expired.' } });
+        session.status = 'expired';
+        return send(200, session);
+      }
+      const subscription = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname);
+      if (req.method === 'DELETE' && subscription) {
+        const subscriptionId = decodeURIComponent(subscription[1]);
+        if (!subscriptionId.startsWith('sub_'))
+          return send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such subscription' } });
+        if (!cancelled.includes(subscriptionId)) cancelled.push(subscriptionId);
+        return send(200, { id: subscriptionId, object: 'subscription', status: 'canceled', canceled_at: Math.floor(Date.now() / 1000) });
+      }
       return send(404, { error: { type: 'invalid_request_error', message: 'Unrecognized request URL' } });
     })().catch((error) => {
       res.writeHead(500, { 'content-type': 'application/json' });
@@ -98,6 +118,8 @@ export async function startStripeStandIn(options) {
     url: `http://127.0.0.1:${port}`,
     sessions,
     requests,
+    /** Subscription ids cancelled through DELETE /v1/subscriptions/:id, in order. */
+    cancelled,
     failNextCheckouts(count = 1) {
       failNext = count;
     },

@@ -98,7 +98,7 @@ test.describe('dashboard', () => {
     await signIn(page, await seedSession('user'));
     await page.goto('/dashboard');
     await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
-    await expect(page.getByTestId('privacy-banner')).toContainText('No almacenamos ni compartimos nada');
+    await expect(page.getByTestId('privacy-banner')).toContainText('No compartimos nada con nadie y no almacenamos más que lo imprescindible');
     await expect(page.getByRole('heading', { level: 2, name: 'Servicios disponibles' })).toBeVisible();
     const box = await tile(page, 'github').boundingBox();
     expect(box && { width: box.width, height: box.height }).toEqual({ width: 210, height: 340 });

@@ -46,6 +46,7 @@ test.describe('landing, layout and legal pages', () => {
 
   test('cards fade in with a 0.2 s stagger', async ({ page }) => {
     await page.goto('/');
+    await expect(page.getByTestId('service-card')).toHaveCount(11);
     const delays = await page.getByTestId('service-card').evaluateAll((cards) => cards.map((card) => getComputedStyle(card).animationDelay));
     expect(delays.slice(0, 4)).toEqual(['0s', '0.2s', '0.4s', '0.6s']);
   });

@@ -5,14 +5,16 @@ import '@/i18n/i18n';
 import { startLanguageSync } from '@/i18n/language';
 import './index.css';
 
-// Apply the stored country's language (and <html lang>) before the first paint.
-startLanguageSync();
-
 const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root element in index.html');
 
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// Apply the stored country's language (and <html lang>) before the first paint: Spanish is
+// bundled and immediate; another language's messages are fetched first, so the page does
+// not flash Spanish. Should that fetch fail, the page renders anyway (in Spanish).
+void startLanguageSync().finally(() => {
+  createRoot(container).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+});

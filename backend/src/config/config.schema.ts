@@ -49,6 +49,12 @@ export const ConfigSchema = z.object({
       .regex(/^[A-Za-z0-9_-]+$/)
       .default('life'),
   ),
+  /**
+   * How long a running job's lock lasts without renewal, and how often workers look for jobs whose
+   * worker died (their lock expired): those go back to the queue. BullMQ's defaults; tests shorten them.
+   */
+  QUEUE_LOCK_DURATION_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(500).max(600_000).default(30_000)),
+  QUEUE_STALLED_INTERVAL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(200).max(600_000).default(30_000)),
   ADMIN_EMAILS: emailList,
   ENCRYPTION_KEYS: optionalString,
   BETA_MODE: z.preprocess(emptyToUndefined, z.stringbool().default(true)),
@@ -116,7 +122,13 @@ export const ConfigSchema = z.object({
   OAUTH_CLIENT_AUTH_FAILURES_PER_15MIN: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(30)),
   /** Proxy calls per app and person per minute. */
   OAUTH_PROXY_RATE_LIMIT_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(60)),
+  /** How long a "Descargar mis datos" file can be downloaded before the sweeper deletes it. */
+  DATA_EXPORT_TTL_HOURS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(720).default(24)),
+  /** How often workers delete expired exports and queue again exports and erasures whose jobs were lost. */
+  DATA_RIGHTS_SWEEP_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(3_600_000).default(60_000)),
   CONTACT_RETRY_DELAY_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(3_600_000).default(30_000)),
+  /** How often workers queue again stored contact messages not yet delivered, and how old those must be. */
+  CONTACT_SWEEP_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(3_600_000).default(60_000)),
 });
 
 export type RawConfig = z.infer<typeof ConfigSchema>;

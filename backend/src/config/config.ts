@@ -17,6 +17,8 @@ export interface AppConfig {
   embeddedDbPort: number;
   redisUrl: string;
   queuePrefix: string;
+  /** BullMQ worker locks and stalled-job checks (QUEUE_LOCK_DURATION_MS, QUEUE_STALLED_INTERVAL_MS). */
+  queue: { lockDurationMs: number; stalledIntervalMs: number };
   adminEmails: string[];
   encryptionKeys: string | undefined;
   logLevel: RawConfig['LOG_LEVEL'];
@@ -34,7 +36,9 @@ export interface AppConfig {
   corsOrigins: string[];
   signInRatePer10Min: number;
   oauth: { tokenRatePerMinute: number; clientAuthFailuresPer15Min: number; proxyRatePerMinute: number };
-  contact: { smtpUrl: string | undefined; to: string; from: string; rateLimitPerHour: number; retryDelayMs: number };
+  contact: { smtpUrl: string | undefined; to: string; from: string; rateLimitPerHour: number; retryDelayMs: number; sweepMs: number };
+  /** Data export and account erasure (docs/data-rights.md). */
+  dataRights: { exportTtlHours: number; sweepMs: number };
   version: string;
 }
 
@@ -81,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     embeddedDbPort: raw.EMBEDDED_DB_PORT,
     redisUrl: raw.REDIS_URL,
     queuePrefix: raw.QUEUE_PREFIX,
+    queue: { lockDurationMs: raw.QUEUE_LOCK_DURATION_MS, stalledIntervalMs: raw.QUEUE_STALLED_INTERVAL_MS },
     adminEmails: raw.ADMIN_EMAILS,
     encryptionKeys: raw.ENCRYPTION_KEYS,
     logLevel: raw.LOG_LEVEL,
@@ -115,7 +120,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       from: raw.CONTACT_FROM,
       rateLimitPerHour: raw.CONTACT_RATE_LIMIT_PER_HOUR,
       retryDelayMs: raw.CONTACT_RETRY_DELAY_MS,
+      sweepMs: raw.CONTACT_SWEEP_MS,
     },
+    dataRights: { exportTtlHours: raw.DATA_EXPORT_TTL_HOURS, sweepMs: raw.DATA_RIGHTS_SWEEP_MS },
     version: readVersion(),
   };
 }

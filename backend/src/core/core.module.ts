@@ -15,6 +15,7 @@ import { DocsController } from './openapi/docs.controller.js';
 import { OpenApiService } from './openapi/openapi.service.js';
 import { PROCESS_ROLE, runsWorkers, type ProcessRole } from './queue/process-role.js';
 import { WorkerHeartbeatService } from './queue/worker-heartbeat.service.js';
+import { configureQueueWorkers } from './queue/worker-options.js';
 import { RateLimitService } from './rate-limit/rate-limit.service.js';
 import { OneTimeStore } from './redis/one-time-store.js';
 import { RedisModule } from './redis/redis.module.js';
@@ -32,6 +33,7 @@ export interface CoreOptions {
 export class CoreModule {
   static forRoot(options: CoreOptions): DynamicModule {
     const { config, databaseUrl, keyRing, role } = options;
+    if (runsWorkers(role)) configureQueueWorkers(config.queue);
     return {
       module: CoreModule,
       imports: [

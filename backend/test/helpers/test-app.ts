@@ -42,9 +42,12 @@ export function testEnv(db: TestDatabase, queuePrefix: string, extra: Record<str
   };
 }
 
-/** Boots the real app (real PostgreSQL in a fresh database, real Redis) on a free port. */
-export async function startTestApp(options: { role?: 'web' | 'all'; env?: Record<string, string> } = {}): Promise<TestApp> {
-  const db = await createTestDatabase();
+/**
+ * Boots the real app (real PostgreSQL in a fresh database, real Redis) on a free port. Pass `db`
+ * to boot it on a database made beforehand (e.g. to reach it through a proxy in `env.DATABASE_URL`).
+ */
+export async function startTestApp(options: { role?: 'web' | 'all'; env?: Record<string, string>; db?: TestDatabase } = {}): Promise<TestApp> {
+  const db = options.db ?? (await createTestDatabase());
   const queuePrefix = `lifetest${randomBytes(4).toString('hex')}`;
   const staticDir = options.env?.STATIC_DIR ?? fakeStaticDir();
   const runtime = await prepareRuntime(options.role ?? 'web', testEnv(db, queuePrefix, { STATIC_DIR: staticDir, ...options.env }));

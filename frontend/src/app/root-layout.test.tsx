@@ -36,7 +36,8 @@ describe('RootLayout', () => {
     expect(screen.getByRole('dialog', { name: 'Panel Admin' })).toBe(panel);
     expect(within(panel).getByRole('heading', { name: 'Servicios Conectados' })).toBeInTheDocument();
     expect(within(panel).getByTestId('admin-nav-servicios')).toHaveAttribute('aria-current', 'page');
-    expect(within(panel).getByTestId('admin-menu')).toHaveClass('w-[240px]');
+    // 240 px beside the section from the lg breakpoint up; a bar across the top on smaller screens.
+    expect(within(panel).getByTestId('admin-menu')).toHaveClass('lg:w-[240px]', 'w-full');
     expect(screen.queryByRole('button', { name: 'Abrir menú' })).not.toBeInTheDocument();
   });
 
@@ -60,10 +61,11 @@ describe('RootLayout', () => {
     expect(screen.getByRole('button', { name: 'Abrir menú' })).toBeInTheDocument();
   });
 
-  it('Escape closes the panel', async () => {
+  it('Escape closes the panel and the gear gets the focus back', async () => {
     await openAdminPanel();
     await userEvent.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByTestId('admin-panel')).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Abrir panel de administración' })).toHaveFocus());
   });
 
   it('regular users get the hamburger but no gear', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COUNTRIES, filterCountries, isCountryCode } from './countries';
+import { COUNTRIES, countryLabels, filterCountries, findCountry, isCountryCode, LANGUAGE_NAMES, LOCALE_CODES } from './countries';
 
 const codes = (query: string) => filterCountries(query).map((country) => country.code);
 
@@ -42,5 +42,33 @@ describe('isCountryCode', () => {
     expect(isCountryCode('br')).toBe(false);
     expect(isCountryCode('pt')).toBe(false);
     expect(isCountryCode(null)).toBe(false);
+  });
+});
+
+describe('every UI language', () => {
+  it('finds a country by its name or language in any of the eight languages', () => {
+    expect(codes('deutsch')).toEqual(['DE']);
+    expect(codes('Allemagne')).toEqual(['DE']);
+    expect(codes('日本')).toEqual(['JP']);
+    expect(codes('中文')).toEqual(['CN']);
+    expect(codes('Regno Unito')).toEqual(['GB']);
+  });
+
+  it('labels a country in the UI language, with its language in that language and in its own', () => {
+    const japan = findCountry('JP');
+    expect(countryLabels(japan, 'es')).toEqual({ name: 'Japón', language: 'Japonés', nativeLanguage: '日本語' });
+    expect(countryLabels(japan, 'de')).toEqual({ name: 'Japan', language: 'Japanisch', nativeLanguage: '日本語' });
+    expect(countryLabels(findCountry('BR'), 'ja')).toEqual({ name: 'ブラジル', language: 'ポルトガル語', nativeLanguage: 'Português' });
+    // An unknown UI language reads as Spanish.
+    expect(countryLabels(findCountry('US'), 'xx').name).toBe('Estados Unidos');
+  });
+
+  it('has a name for every country and language in every UI language', () => {
+    for (const country of COUNTRIES) {
+      for (const code of LOCALE_CODES) {
+        expect(country.name[code], `${country.code} in ${code}`).toBeTruthy();
+        expect(LANGUAGE_NAMES[country.locale][code], `${country.locale} in ${code}`).toBeTruthy();
+      }
+    }
   });
 });

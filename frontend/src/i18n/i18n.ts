@@ -1,29 +1,74 @@
-import i18n from 'i18next';
+import i18n, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import en from './locales/en.json';
+import { LOCALE_CODES, type LocaleCode } from './countries';
 import es from './locales/es.json';
 
 /** Spanish is the source language; every key exists in es.json first. */
 export const SOURCE_LANGUAGE = 'es';
 
-export const resources = {
-  es: { translation: es },
-  en: { translation: en },
-} as const;
+export type UiLanguage = LocaleCode;
 
-export type UiLanguage = keyof typeof resources;
+export const SUPPORTED_UI_LANGUAGES: readonly UiLanguage[] = LOCALE_CODES;
 
-export const SUPPORTED_UI_LANGUAGES = Object.keys(resources) as UiLanguage[];
+/**
+ * Spanish is bundled (it is the default and the fallback for any missing key); every other
+ * language is its own chunk, fetched the first time someone switches to it.
+ */
+const LOADERS: Record<Exclude<UiLanguage, typeof SOURCE_LANGUAGE>, () => Promise<{ default: ResourceKey }>> = {
+  en: () => import('./locales/en.json'),
+  pt: () => import('./locales/pt.json'),
+  fr: () => import('./locales/fr.json'),
+  de: () => import('./locales/de.json'),
+  it: () => import('./locales/it.json'),
+  ja: () => import('./locales/ja.json'),
+  zh: () => import('./locales/zh.json'),
+};
 
-void i18n.use(initReactI18next).init({
-  resources,
-  lng: SOURCE_LANGUAGE,
-  fallbackLng: SOURCE_LANGUAGE,
-  supportedLngs: SUPPORTED_UI_LANGUAGES,
-  // Resources are bundled, so init can finish synchronously before the first render.
-  initAsync: false,
-  interpolation: { escapeValue: false }, // React already escapes.
-  returnNull: false,
-});
+/** Loads the messages of one language (Spanish included) as a plain object. */
+export async function loadMessages(language: UiLanguage): Promise<ResourceKey> {
+  return language === SOURCE_LANGUAGE ? es : (await LOADERS[language]()).default;
+}
+
+/** An i18next backend reading the locale chunks above, so `changeLanguage` waits for them. */
+const localeChunks: BackendModule = {
+  type: 'backend',
+  callbackApi: true,
+  init() {},
+  read(language, _namespace, callback) {
+    if (!(SUPPORTED_UI_LANGUAGES as readonly string[]).includes(language)) {
+      callback(new Error(`No locale file for ${language}`), false);
+      return;
+    }
+    loadMessages(language as UiLanguage).then(
+      (messages) => callback(null, messages),
+      (error: unknown) => callback(error instanceof Error ? error : String(error), false),
+    );
+  },
+};
+
+void i18n
+  .use(localeChunks)
+  .use(initReactI18next)
+  .init({
+    resources: { [SOURCE_LANGUAGE]: { translation: es } },
+    // Spanish is in the bundle; the backend fetches the other languages.
+    partialBundledLanguages: true,
+    lng: SOURCE_LANGUAGE,
+    fallbackLng: SOURCE_LANGUAGE,
+    supportedLngs: SUPPORTED_UI_LANGUAGES,
+    load: 'languageOnly',
+    // Spanish is bundled, so init finishes synchronously before the first render.
+    initAsync: false,
+    interpolation: { escapeValue: false }, // React already escapes.
+    returnNull: false,
+  });
+
+/** `<html lang>` always names the language the UI is showing. */
+function setDocumentLanguage(language: string): void {
+  if (typeof document !== 'undefined') document.documentElement.lang = language;
+}
+
+setDocumentLanguage(i18n.language);
+i18n.on('languageChanged', setDocumentLanguage);
 
 export default i18n;

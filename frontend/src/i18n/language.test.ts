@@ -1,56 +1,84 @@
+import { waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { COUNTRIES } from './countries';
 import es from './locales/es.json';
-import en from './locales/en.json';
-import i18n from './i18n';
+import i18n, { SUPPORTED_UI_LANGUAGES } from './i18n';
 import { getStoredCountry, selectCountry, startLanguageSync, uiLanguageFor } from './language';
 
-function keyPaths(value: unknown, prefix = ''): string[] {
-  if (value === null || typeof value !== 'object') return [prefix];
-  return Object.entries(value).flatMap(([key, child]) => keyPaths(child, prefix ? `${prefix}.${key}` : key));
-}
-
 describe('language preference', () => {
-  it('defaults to Spain / Spanish when nothing (or garbage) is stored', () => {
+  it('defaults to Spain / Spanish when nothing (or garbage) is stored', async () => {
     expect(getStoredCountry()).toBe('ES');
     localStorage.setItem('appLanguage', 'Klingon');
     expect(getStoredCountry()).toBe('ES');
-    startLanguageSync();
+    await startLanguageSync();
     expect(i18n.language).toBe('es');
     expect(document.documentElement.lang).toBe('es');
   });
 
-  it('stores the country code and switches to English for the US', () => {
-    selectCountry('US');
+  it('stores the country code and switches to English for the US', async () => {
+    await selectCountry('US');
     expect(localStorage.getItem('appLanguage')).toBe('US');
     expect(i18n.language).toBe('en');
     expect(document.documentElement.lang).toBe('en');
     expect(i18n.t('header.openMenu')).toBe('Open menu');
   });
 
-  it('stores BR but keeps Spanish while there is no Portuguese locale', () => {
-    selectCountry('US');
-    selectCountry('BR');
-    expect(localStorage.getItem('appLanguage')).toBe('BR');
+  it.each([
+    ['BR', 'pt', 'Abrir menu'],
+    ['FR', 'fr', 'Ouvrir le menu'],
+    ['DE', 'de', 'Menü öffnen'],
+    ['IT', 'it', 'Apri menu'],
+    ['JP', 'ja', 'メニューを開く'],
+    ['CN', 'zh', '打开菜单'],
+  ] as const)('stores %s and switches the UI and <html lang> to %s', async (country, language, openMenu) => {
+    await selectCountry(country);
+    expect(localStorage.getItem('appLanguage')).toBe(country);
+    expect(i18n.language).toBe(language);
+    expect(document.documentElement.lang).toBe(language);
+    expect(i18n.t('header.openMenu')).toBe(openMenu);
+  });
+
+  it('maps every country to a language that has a locale file, and reaches all of them', () => {
+    expect(uiLanguageFor('ES')).toBe('es');
+    expect(uiLanguageFor('MX')).toBe('es');
+    expect(uiLanguageFor('US')).toBe('en');
+    expect(uiLanguageFor('GB')).toBe('en');
+    expect(uiLanguageFor('BR')).toBe('pt');
+    expect(uiLanguageFor('JP')).toBe('ja');
+    expect(uiLanguageFor('CN')).toBe('zh');
+    expect(new Set(COUNTRIES.map((country) => uiLanguageFor(country.code)))).toEqual(new Set(SUPPORTED_UI_LANGUAGES));
+  });
+
+  it('the last choice wins even while an earlier language is still loading', async () => {
+    const japanese = selectCountry('JP');
+    const spanish = selectCountry('ES');
+    await Promise.all([japanese, spanish]);
     expect(i18n.language).toBe('es');
     expect(document.documentElement.lang).toBe('es');
   });
 
-  it('maps countries to the locales that exist', () => {
-    expect(uiLanguageFor('MX')).toBe('es');
-    expect(uiLanguageFor('GB')).toBe('en');
-    expect(uiLanguageFor('JP')).toBe('es');
+  it('applies the stored language at start-up (after a reload)', async () => {
+    localStorage.setItem('appLanguage', 'DE');
+    await startLanguageSync();
+    expect(i18n.language).toBe('de');
+    expect(i18n.t('countryPicker.title')).toBe('Wähle dein Land');
   });
 
-  it('applies a preference changed in another tab', () => {
-    startLanguageSync();
+  it('applies a preference changed in another tab', async () => {
+    await startLanguageSync();
     localStorage.setItem('appLanguage', 'GB');
     window.dispatchEvent(new StorageEvent('storage', { key: 'appLanguage', newValue: 'GB' }));
-    expect(i18n.language).toBe('en');
+    await waitFor(() => expect(i18n.language).toBe('en'));
   });
-});
 
-describe('locales', () => {
-  it('en.json has exactly the keys of es.json (Spanish is the source)', () => {
-    expect(keyPaths(en).sort()).toEqual(keyPaths(es).sort());
+  it('falls back to Spanish for a key a locale would lack', async () => {
+    await selectCountry('JP');
+    i18n.addResource('es', 'translation', 'testOnly.spanishOnly', 'Solo en español');
+    try {
+      expect(i18n.t('testOnly.spanishOnly')).toBe('Solo en español');
+    } finally {
+      i18n.removeResourceBundle('es', 'translation');
+      i18n.addResourceBundle('es', 'translation', es);
+    }
   });
 });

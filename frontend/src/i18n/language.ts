@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 import { STORAGE_KEYS } from '@life/contracts';
 import { readItem, subscribeToStorage, writeItem } from '@/lib/local-store';
 import { DEFAULT_COUNTRY, findCountry, isCountryCode, type CountryCode } from './countries';
-import i18n, { SOURCE_LANGUAGE, SUPPORTED_UI_LANGUAGES, type UiLanguage } from './i18n';
+import i18n, { type UiLanguage } from './i18n';
 
 /** The stored country (localStorage `appLanguage` holds a country code such as "BR"), default ES. */
 export function getStoredCountry(): CountryCode {
@@ -10,31 +10,59 @@ export function getStoredCountry(): CountryCode {
   return isCountryCode(stored) ? stored : DEFAULT_COUNTRY;
 }
 
-/** The UI language for a country: its own when a locale file exists, otherwise Spanish. */
+/** The UI language for a country: every country's language has a locale file. */
 export function uiLanguageFor(code: CountryCode): UiLanguage {
-  const locale = findCountry(code).locale;
-  return (SUPPORTED_UI_LANGUAGES as string[]).includes(locale) ? (locale as UiLanguage) : SOURCE_LANGUAGE;
+  return findCountry(code).locale;
 }
 
-function applyCountry(code: CountryCode): void {
+/** The language asked for last, while its locale file is still on its way, and that wait. */
+let pendingLanguage: UiLanguage | undefined;
+let pendingChange: Promise<void> = Promise.resolve();
+/** The country whose formats (dates, prices) the UI shows. */
+let shownCountry: CountryCode | undefined;
+
+/**
+ * Switches the UI to the country's language (fetching its messages first, so the
+ * page never shows missing keys) and `<html lang>` with it. Resolves once applied.
+ */
+function applyCountry(code: CountryCode): Promise<void> {
   const language = uiLanguageFor(code);
-  document.documentElement.lang = language;
-  if (i18n.language !== language) void i18n.changeLanguage(language);
+  const regionChanged = shownCountry !== undefined && shownCountry !== code;
+  shownCountry = code;
+  if (pendingLanguage !== undefined && language === pendingLanguage) return pendingChange;
+  if (pendingLanguage === undefined && language === i18n.language) {
+    // Same language, another country (Spain and Mexico, the US and the UK): only the
+    // date and price formats change, so re-render what uses them.
+    if (regionChanged) i18n.emit('languageChanged', language);
+    return Promise.resolve();
+  }
+  const settle = () => {
+    if (pendingLanguage === language) pendingLanguage = undefined;
+  };
+  pendingLanguage = language;
+  pendingChange = i18n.changeLanguage(language).then(settle, settle);
+  return pendingChange;
 }
 
-export function selectCountry(code: CountryCode): void {
+/** Stores the choice (a country code, as the spec's Session `appLanguage`) and applies it at once. */
+export function selectCountry(code: CountryCode): Promise<void> {
   writeItem(STORAGE_KEYS.appLanguage, code);
-  applyCountry(code);
+  return applyCountry(code);
 }
 
 let started = false;
 
-/** Applies the stored preference now and whenever it changes (also from another tab). */
-export function startLanguageSync(): void {
-  applyCountry(getStoredCountry());
-  if (started) return;
-  started = true;
-  subscribeToStorage(() => applyCountry(getStoredCountry()));
+/**
+ * Applies the stored preference now and whenever it changes (also from another tab).
+ * Resolves when the stored language is showing, so start-up can wait for it before rendering.
+ */
+export function startLanguageSync(): Promise<void> {
+  const applied = applyCountry(getStoredCountry());
+  if (!started) {
+    started = true;
+    subscribeToStorage(() => void applyCountry(getStoredCountry()));
+  }
+  return applied;
 }
 
 export function useCountry(): CountryCode {

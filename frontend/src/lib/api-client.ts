@@ -114,3 +114,30 @@ export async function apiRequest<TSchema extends z.ZodType | undefined = undefin
   const data: unknown = text ? JSON.parse(text) : undefined;
   return (schema ? schema.parse(data) : data) as Result<TSchema>;
 }
+
+/** A file the API answers as an attachment, and the name it suggests (Content-Disposition). */
+export interface DownloadedFile {
+  blob: Blob;
+  filename: string | null;
+}
+
+/**
+ * GETs a file with the same bearer token and 401 policy as `apiRequest` (a plain link cannot
+ * carry the token), for the caller to save. Errors are `ApiError`s as usual.
+ */
+export async function apiDownload(path: string, options: { signal?: AbortSignal } = {}): Promise<DownloadedFile> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const token = getAuthToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(path, { headers, signal: options.signal });
+  if (!response.ok) {
+    if (response.status === 401) {
+      clearSession();
+      onUnauthorized();
+    }
+    throw await readError(response);
+  }
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const filename = /filename="([^"]+)"/.exec(disposition)?.[1] ?? null;
+  return { blob: await response.blob(), filename };
+}

@@ -14,6 +14,10 @@ export const AUDIT_ACTIONS = [
   'oauth.grant_revoked',
   'oauth.refresh_reuse_detected',
   'oauth.code_replay_detected',
+  // data rights (docs/data-rights.md)
+  'account.data_export_requested',
+  'account.erasure_requested',
+  'account.erased',
   // admin changes
   'admin.beta_invite_added',
   'admin.beta_invite_removed',

@@ -29,7 +29,15 @@ export const LoginSuccessSchema = z
 export type LoginSuccess = z.infer<typeof LoginSuccessSchema>;
 
 /** Why a sign-in was refused; the SPA shows the message on the landing page. */
-export const LOGIN_ERRORS = ['invalid_state', 'not_invited', 'provider_error', 'provider_unavailable', 'unverified_email', 'invalid_id_token'] as const;
+export const LOGIN_ERRORS = [
+  'invalid_state',
+  'not_invited',
+  'provider_error',
+  'provider_unavailable',
+  'unverified_email',
+  'invalid_id_token',
+  'account_being_erased',
+] as const;
 export type LoginErrorCode = (typeof LOGIN_ERRORS)[number];
 
 export const UserProfileSchema = z

@@ -8,3 +8,4 @@ export * from './contact.js';
 export * from './services.js';
 export * from './oauth.js';
 export * from './audit.js';
+export * from './data-rights.js';

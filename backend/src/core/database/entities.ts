@@ -17,6 +17,7 @@ import { Reservation } from '../../modules/billing/entities/reservation.entity.j
 import { StripeEvent } from '../../modules/billing/entities/stripe-event.entity.js';
 import { ContactMessage } from '../../modules/contact/entities/contact-message.entity.js';
 import { AuditEvent } from '../../modules/audit/entities/audit-event.entity.js';
+import { DataExport } from '../../modules/data-rights/entities/data-export.entity.js';
 import { BaseEntity } from './base.entity.js';
 
 /** Every entity, listed explicitly: no folder scanning, so the build output is all that runs. */
@@ -41,4 +42,5 @@ export const ENTITIES = [
   StripeEvent,
   ContactMessage,
   AuditEvent,
+  DataExport,
 ];

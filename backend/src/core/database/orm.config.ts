@@ -5,6 +5,13 @@ import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
 import { Migrator } from '@mikro-orm/migrations';
 import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from '../../migrations/index.js';
+import { releaseDroppedConnections } from './pool-guard.js';
+
+/**
+ * How long a request waits for a new connection (or a free one in the pool) before it fails with
+ * a 503: without it, a PostgreSQL that accepts TCP but does not answer holds requests forever.
+ */
+export const DATABASE_CONNECT_TIMEOUT_MS = 5000;
 
 const srcMigrations = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'src', 'migrations');
 
@@ -18,6 +25,8 @@ export function ormConfig(clientUrl: string, options: { debug?: boolean; poolMax
     extensions: [Migrator],
     debug: options.debug ?? false,
     pool: { min: 0, max: options.poolMax ?? 10 },
+    // Handed to the `pg` pool: fail instead of waiting forever, and never leak a dropped connection.
+    driverOptions: { connectionTimeoutMillis: DATABASE_CONNECT_TIMEOUT_MS, onPoolCreated: releaseDroppedConnections },
     migrations: {
       tableName: 'mikro_orm_migrations',
       migrationsList: MIGRATIONS,

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, HttpException, HttpStatus, Logger, NotFoundException, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './app-error.js';
+import { dependencyOutage } from './dependency-outage.js';
 import { isApiPath, pathOf, SpaIndex, wantsHtml } from './spa.js';
 
 const CODES: Record<number, string> = {
@@ -44,6 +45,9 @@ export function fastifyErrorToBody(error: { statusCode?: number; code?: string; 
   }
 }
 
+/** Seconds a client should wait before repeating a request that met PostgreSQL or Redis away. */
+export const OUTAGE_RETRY_AFTER_SECONDS = 5;
+
 const OAUTH_ENDPOINT = /^\/oauth\/(token|revoke|introspect|authorize|userinfo)$/;
 const NOT_OAUTH_CODES = new Set([
   'validation_failed',
@@ -65,10 +69,20 @@ function oauthShaped<T extends { status: number; body: ErrorBody }>(pathname: st
   return { ...answer, body: { ...answer.body, error, error_description: description } };
 }
 
+/** The answer while a service the app needs (PostgreSQL, Redis) is away: nothing is wrong with the request. */
+function unavailable(): { status: number; body: ErrorBody; headers: Record<string, string> } {
+  return {
+    status: HttpStatus.SERVICE_UNAVAILABLE,
+    body: { error: 'service_unavailable', message: 'El servicio no está disponible en este momento. Inténtalo de nuevo en unos segundos.' },
+    headers: { 'retry-after': String(OUTAGE_RETRY_AFTER_SECONDS) },
+  };
+}
+
 /**
  * The one place errors become HTTP answers: `{ error, message }` with the right
- * status, never a stack trace. Unknown errors are logged with the request id and
- * answered as a generic 500 that quotes that id.
+ * status, never a stack trace. PostgreSQL or Redis away (refused, cut, timed out) is a 503 with
+ * Retry-After; other unknown errors are logged with the request id and answered as a generic 500
+ * that quotes that id.
  */
 @Catch()
 export class GlobalExceptionFilter implements ExceptionFilter {
@@ -90,8 +104,13 @@ export class GlobalExceptionFilter implements ExceptionFilter {
       }
     }
 
-    const { status, body, headers } = oauthShaped(pathOf(request.url), this.toResponse(exception));
-    if (status >= 500) {
+    // Errors the code chose (AppError, HttpException) keep their status; the rest may be an outage.
+    const outage = exception instanceof AppError || exception instanceof HttpException ? undefined : dependencyOutage(exception);
+    const { status, body, headers } = oauthShaped(pathOf(request.url), outage ? unavailable() : this.toResponse(exception));
+    if (outage) {
+      // Expected while PostgreSQL or Redis is away: one line per request, no stack.
+      this.logger.warn({ requestId, dependency: outage, reason: exception instanceof Error ? exception.message : String(exception) }, 'Service unavailable');
+    } else if (status >= 500) {
       this.logger.error({ err: exception, requestId }, 'Unhandled error');
     }
     if (reply.sent) return;

@@ -21,6 +21,7 @@ const ERROR_TEXT: Record<number, string> = {
   403: 'Not allowed for this role',
   404: 'Not found',
   409: 'Conflict',
+  410: 'Gone',
   413: 'Too large',
   429: 'Too many requests',
   503: 'Not available',

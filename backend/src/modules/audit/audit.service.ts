@@ -6,6 +6,8 @@ import { AppError } from '../../core/http/app-error.js';
 import { auditContext } from './audit-context.js';
 
 export interface AuditRecord {
+  /** A fixed id makes the record idempotent (written once however often the caller runs); default random. */
+  id?: string;
   action: AuditAction;
   actor?: { id?: string | null; label?: string | null };
   target?: { type: string; id?: string | null };
@@ -60,16 +62,16 @@ export class AuditService {
     try {
       await this.em.getConnection().execute(
         `insert into audit_events (id, at, action, actor_id, actor_label, target_type, target_id, ip, user_agent, details)
-           values (?, now(), ?, ?, ?, ?, ?, ?, ?, ?::jsonb)`,
+           values (?, now(), ?, ?, ?, ?, ?, ?, ?, ?::jsonb) on conflict (id) do nothing`,
         [
-          randomUUID(),
+          entry.id ?? randomUUID(),
           entry.action,
           entry.actor?.id ?? (entry.actor ? null : (context?.actorId ?? null)),
           (entry.actor?.label ?? (entry.actor ? null : (context?.actorLabel ?? null)))?.slice(0, 254) ?? null,
           entry.target?.type.slice(0, 40) ?? null,
           entry.target?.id?.slice(0, 254) ?? null,
-          (entry.ip ?? context?.ip ?? null)?.slice(0, 64) ?? null,
-          (entry.userAgent ?? context?.userAgent ?? null)?.slice(0, 300) ?? null,
+          (entry.ip === undefined ? (context?.ip ?? null) : entry.ip)?.slice(0, 64) ?? null,
+          (entry.userAgent === undefined ? (context?.userAgent ?? null) : entry.userAgent)?.slice(0, 300) ?? null,
           JSON.stringify(redact(entry.details ?? {})),
         ],
         'run',
@@ -77,6 +79,25 @@ export class AuditService {
     } catch (error) {
       this.logger.error({ err: error, action: entry.action }, 'Could not write an audit record');
     }
+  }
+
+  /**
+   * Account erasure: the person's records keep what happened and when, but no longer say who
+   * (label), from where (IP) or with what (browser). `actor_id` stays: a random id that no row
+   * names any more once the account is deleted. Invitations that named their e-mail lose it.
+   */
+  async anonymiseActor(userId: string, email: string): Promise<number> {
+    const db = this.em.getConnection();
+    const rows = await db.execute<{ id: string }[]>(
+      `update audit_events set actor_label = null, ip = null, user_agent = null
+        where actor_id = ? and (actor_label is not null or ip is not null or user_agent is not null) returning id`,
+      [userId],
+    );
+    const named = await db.execute<{ id: string }[]>(
+      `update audit_events set target_id = null where target_type = 'beta_invite' and lower(target_id) = ? returning id`,
+      [email.toLowerCase()],
+    );
+    return rows.length + named.length;
   }
 
   async page(query: { limit: number; before?: string; action?: string }): Promise<AuditPage> {

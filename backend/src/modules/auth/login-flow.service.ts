@@ -250,6 +250,7 @@ export class LoginFlowService {
   private async resolveUser(provider: string, identity: ProviderIdentity): Promise<User> {
     const known = await this.em.findOne(UserIdentity, { provider, subject: identity.subject }, { populate: ['user'] });
     if (known) {
+      refuseIfBeingErased(known.user);
       known.lastLoginAt = new Date();
       if (identity.email) known.email = identity.email;
       await this.em.flush();
@@ -260,6 +261,7 @@ export class LoginFlowService {
       throw new AuthError(AuthErrorCode.UnverifiedEmail, 'Tu cuenta allí no tiene un e-mail verificado, así que Life no puede identificarte con ella.');
     }
     let user = await this.users.findByEmail(identity.email);
+    if (user) refuseIfBeingErased(user);
     if (!user) {
       if (this.invites.betaMode && !this.users.isConfiguredAdmin(identity.email) && !(await this.invites.isInvited(identity.email))) {
         throw new AuthError(AuthErrorCode.NotInvited, 'Life está en beta privada y este e-mail aún no tiene invitación.');
@@ -270,5 +272,12 @@ export class LoginFlowService {
     await this.em.flush();
     await this.users.applyConfiguredRole(user);
     return user;
+  }
+}
+
+/** An account whose erasure is under way signs nobody in (the same person can start afresh once it is gone). */
+function refuseIfBeingErased(user: User): void {
+  if (user.erasureRequestedAt) {
+    throw new AuthError(AuthErrorCode.AccountBeingErased, 'Tu cuenta se está eliminando. Cuando termine podrás crear una nueva.');
   }
 }

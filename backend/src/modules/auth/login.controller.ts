@@ -111,7 +111,7 @@ export class LoginController {
     params: ProviderParamsSchema,
     query: LoginCallbackQuerySchema,
     response: LoginSuccessSchema,
-    errors: [400, 401, 403, 404, 502, 503],
+    errors: [400, 401, 403, 404, 409, 502, 503],
   })
   async callback(
     @Param('provider') provider: string,

@@ -3,6 +3,7 @@ import { BullModule } from '@nestjs/bullmq';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { runsWorkers, type ProcessRole } from '../../core/queue/process-role.js';
 import { BillingEventsService } from './billing-events.service.js';
+import { BillingPrivacyService } from './billing-privacy.service.js';
 import { BillingController } from './billing.controller.js';
 import { BillingService } from './billing.service.js';
 import { BillingSweeper } from './jobs/billing-sweeper.service.js';
@@ -13,7 +14,18 @@ import { createStripe, STRIPE } from './stripe.client.js';
 /** Editions, seats, Stripe Checkout and the webhook inbox. Web roles serve HTTP; worker roles apply events. */
 @Module({})
 export class BillingModule {
+  private static readonly built = new Map<ProcessRole, DynamicModule>();
+
+  /** One module object per role, so that importing it from several modules registers it once. */
   static forRoot(role: ProcessRole): DynamicModule {
+    const existing = BillingModule.built.get(role);
+    if (existing) return existing;
+    const module = BillingModule.build(role);
+    BillingModule.built.set(role, module);
+    return module;
+  }
+
+  private static build(role: ProcessRole): DynamicModule {
     return {
       module: BillingModule,
       imports: [BullModule.registerQueue({ name: STRIPE_EVENTS_QUEUE })],
@@ -22,9 +34,10 @@ export class BillingModule {
         { provide: STRIPE, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createStripe(config) },
         BillingService,
         BillingEventsService,
+        BillingPrivacyService,
         ...(runsWorkers(role) ? [StripeEventsProcessor, BillingSweeper] : []),
       ],
-      exports: [BillingService],
+      exports: [BillingService, BillingPrivacyService],
     };
   }
 }

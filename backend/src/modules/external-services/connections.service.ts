@@ -179,6 +179,30 @@ export class ConnectionsService {
     return { service: serviceName, revoked_at_provider: revoked, finish_at: revoked ? null : (service.accountUrl ?? null) };
   }
 
+  /**
+   * Every connection of a person, one by one through `disconnect` (account erasure): revoked at
+   * the provider where it can be, then deleted. A connection already gone is skipped, so running
+   * it again after a stop half-way only handles what is left.
+   */
+  async disconnectAll(userId: string): Promise<{ service: string; revoked_at_provider: boolean; finish_at: string | null }[]> {
+    const rows = await this.em
+      .getConnection()
+      .execute<{ service_name: string }[]>(
+        'select s.service_name from service_connections c join external_services s on s.id = c.service_id where c.user_id = ? order by s.service_name',
+        [userId],
+      );
+    const results: { service: string; revoked_at_provider: boolean; finish_at: string | null }[] = [];
+    for (const { service_name } of rows) {
+      try {
+        results.push(await this.disconnect(userId, service_name));
+      } catch (error) {
+        if (error instanceof ServicesError && error.code === ServicesErrorCode.NotConnected) continue;
+        throw error;
+      }
+    }
+    return results;
+  }
+
   private async revokeAtProvider(userId: string, service: ExternalService, connection: Connection): Promise<boolean> {
     if (service.revokeStyle === 'none' || !service.revokeUrl) return false;
     const client = await this.clientFor(userId, service, connection.clientSource);

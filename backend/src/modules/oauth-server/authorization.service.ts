@@ -242,4 +242,25 @@ export class AuthorizationService {
     this.logger.log({ grantId, tokens }, 'Grant revoked by its owner');
     return { clientId: rows[0]!.client_id, tokens };
   }
+
+  /**
+   * Account erasure: every live grant of the person revoked as on the profile page (codes spent,
+   * tokens revoked), and any other live token issued for them. Safe to run again.
+   */
+  async revokeAllFor(userId: string): Promise<{ grants: number; tokens: number }> {
+    const db = this.em.getConnection();
+    const grants = await db.execute<{ id: string }[]>('select id from oauth_grants where user_id = ? and revoked_at is null', [userId]);
+    let tokens = 0;
+    for (const { id } of grants) {
+      try {
+        tokens += (await this.revokeGrant(userId, id)).tokens;
+      } catch (error) {
+        // Revoked meanwhile by the person or another run: nothing left to do for it.
+        if (!(error instanceof AppError && error.status === 404)) throw error;
+      }
+    }
+    tokens += await this.tokens.revokeAllOfUser(userId);
+    await db.execute('update oauth_codes set used_at = coalesce(used_at, now()) where user_id = ?', [userId], 'run');
+    return { grants: grants.length, tokens };
+  }
 }

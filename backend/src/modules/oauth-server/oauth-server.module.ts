@@ -23,7 +23,18 @@ import { TokenStore } from './token-store.service.js';
 export class OAuthServerModule implements OnApplicationBootstrap {
   constructor(private readonly keys: SigningKeysService) {}
 
+  private static readonly built = new Map<ProcessRole, DynamicModule>();
+
+  /** One module object per role, so that importing it from several modules registers it once. */
   static forRoot(role: ProcessRole): DynamicModule {
+    const existing = OAuthServerModule.built.get(role);
+    if (existing) return existing;
+    const module = OAuthServerModule.build(role);
+    OAuthServerModule.built.set(role, module);
+    return module;
+  }
+
+  private static build(role: ProcessRole): DynamicModule {
     const web = role !== 'worker';
     return {
       module: OAuthServerModule,

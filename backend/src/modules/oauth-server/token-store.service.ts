@@ -61,9 +61,12 @@ interface AccessRow {
   family_id: string;
 }
 
+// A person who asked to erase their account is no longer represented by any app, even before
+// the erasure job revokes the tokens (docs/data-rights.md).
 const SELECT = `select t.id, c.id as client_row, c.client_id, t.user_id, u.username, u.email, u.email_verified, t.grant_id, t.scopes,
   t.created_at, t.access_expires_at, t.refresh_expires_at, t.family_id
-  from oauth_tokens t join oauth_clients c on c.id = t.client_id and c.active left join users u on u.id = t.user_id`;
+  from oauth_tokens t join oauth_clients c on c.id = t.client_id and c.active left join users u on u.id = t.user_id and u.erasure_requested_at is null`;
+const PERSON_PRESENT = '(t.user_id is null or u.id is not null)';
 
 /**
  * Issued tokens, by SHA-256 hash. Every check the endpoints rely on is one SQL statement, so
@@ -120,9 +123,10 @@ export class TokenStore {
   /** A live access token (not expired, not revoked, client active), or null. */
   async findAccess(token: string): Promise<AccessTokenInfo | null> {
     if (!token.startsWith(ACCESS_TOKEN_PREFIX) || token.length > 200) return null;
-    const rows = await this.db.execute<AccessRow[]>(`${SELECT} where t.access_token_hash = ? and t.revoked_at is null and t.access_expires_at > now()`, [
-      sha256(token),
-    ]);
+    const rows = await this.db.execute<AccessRow[]>(
+      `${SELECT} where t.access_token_hash = ? and t.revoked_at is null and t.access_expires_at > now() and ${PERSON_PRESENT}`,
+      [sha256(token)],
+    );
     const row = rows[0];
     if (!row) return null;
     return {
@@ -144,7 +148,7 @@ export class TokenStore {
   async findRefresh(token: string): Promise<RefreshTokenInfo | null> {
     if (!token.startsWith(REFRESH_TOKEN_PREFIX) || token.length > 200) return null;
     const rows = await this.db.execute<AccessRow[]>(
-      `${SELECT} where t.refresh_token_hash = ? and t.revoked_at is null and t.refresh_used_at is null and t.refresh_expires_at > now()`,
+      `${SELECT} where t.refresh_token_hash = ? and t.revoked_at is null and t.refresh_used_at is null and t.refresh_expires_at > now() and ${PERSON_PRESENT}`,
       [sha256(token)],
     );
     const row = rows[0];
@@ -206,6 +210,15 @@ export class TokenStore {
     const rows = await this.db.execute<{ id: string }[]>(
       `update oauth_tokens set revoked_at = now(), revoked_reason = 'grant_revoked' where grant_id = ? and revoked_at is null returning id`,
       [grantId],
+    );
+    return rows.length;
+  }
+
+  /** Every live token issued for a person, whatever grant (account erasure). */
+  async revokeAllOfUser(userId: string): Promise<number> {
+    const rows = await this.db.execute<{ id: string }[]>(
+      `update oauth_tokens set revoked_at = now(), revoked_reason = 'revoked' where user_id = ? and revoked_at is null returning id`,
+      [userId],
     );
     return rows.length;
   }

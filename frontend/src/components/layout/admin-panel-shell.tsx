@@ -2,7 +2,7 @@ import { useState, type ComponentType } from 'react';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import type { LucideIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { CloseButton } from '@/components/ui/dialog';
+import { CloseButton, useFocusReturn } from '@/components/ui/dialog';
 import { cn } from '@/lib/utils';
 
 /** One entry of the admin registry: features plug their section body in as `Component`. */
@@ -30,18 +30,22 @@ export interface AdminPanelShellProps<TId extends string> {
 
 /**
  * Full-screen admin overlay: a 240 px menu and the selected section. Built on a radix
- * Dialog, so focus is trapped inside and Escape closes it. The selection resets to the
- * default each time the panel opens (the content unmounts on close).
+ * Dialog, so focus is trapped inside, Escape closes it and the focus goes back to the gear.
+ * The selection resets to the default each time the panel opens (the content unmounts on
+ * close). Below the `lg` breakpoint the menu becomes a bar of section buttons above the
+ * section and the whole panel scrolls vertically, never sideways (tables scroll in their card).
  */
 export function AdminPanelShell<TId extends string>({ open, onOpenChange, sections, headerViews = [], defaultSectionId }: AdminPanelShellProps<TId>) {
+  // The gear is not a DialogTrigger: give it the focus back on close.
+  const focusReturn = useFocusReturn({});
   return (
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <DialogPrimitive.Portal>
-        {/* On phones the 240 px menu leaves little room: the panel scrolls sideways instead of squeezing the section. */}
         <DialogPrimitive.Content
           data-testid="admin-panel"
           aria-describedby={undefined}
-          className="fixed inset-0 z-[70] flex overflow-x-auto bg-background animate-overlay-in focus:outline-none"
+          className="fixed inset-0 z-[70] flex flex-col overflow-x-hidden overflow-y-auto bg-background animate-overlay-in focus:outline-none lg:flex-row lg:overflow-hidden"
+          {...focusReturn}
         >
           <AdminPanelBody sections={sections} headerViews={headerViews} defaultSectionId={defaultSectionId} />
         </DialogPrimitive.Content>
@@ -62,12 +66,14 @@ function AdminPanelBody<TId extends string>({
 
   return (
     <>
-      {/* Fixed, so it stays in reach when the panel scrolls sideways on narrow screens (where the title sits below it). */}
-      <CloseButton data-testid="admin-panel-close" className="fixed top-5 right-4 z-10 bg-background/90 sm:right-6" />
-      <aside className="flex w-[240px] shrink-0 flex-col border-r bg-card" data-testid="admin-menu">
-        <DialogPrimitive.Title className="px-6 pt-6 pb-4 text-lg font-semibold tracking-tight text-foreground">{t('admin.title')}</DialogPrimitive.Title>
-        <nav aria-label={t('admin.sectionsNav')} className="flex-1 overflow-y-auto px-3 pb-6">
-          <ul className="grid gap-1">
+      {/* In the top bar on small screens (it scrolls away with it; Escape closes too), fixed in the corner beside the side menu. */}
+      <CloseButton data-testid="admin-panel-close" className="absolute top-4 right-3 z-10 bg-background/90 lg:fixed lg:top-5 lg:right-6" />
+      <aside className="flex w-full shrink-0 flex-col border-b bg-card lg:w-[240px] lg:border-r lg:border-b-0" data-testid="admin-menu">
+        <DialogPrimitive.Title className="px-4 pt-5 pr-16 pb-3 text-lg font-semibold tracking-tight text-foreground sm:px-6 lg:pt-6 lg:pb-4">
+          {t('admin.title')}
+        </DialogPrimitive.Title>
+        <nav aria-label={t('admin.sectionsNav')} className="px-3 pb-4 sm:px-5 lg:flex-1 lg:overflow-y-auto lg:px-3 lg:pb-6">
+          <ul className="flex flex-wrap gap-2 lg:grid lg:gap-1">
             {sections.map(({ id, navLabelKey, icon: Icon }) => {
               const isSelected = id === selected?.id;
               return (
@@ -78,11 +84,12 @@ function AdminPanelBody<TId extends string>({
                     aria-current={isSelected ? 'page' : undefined}
                     onClick={() => setSelectedId(id)}
                     className={cn(
-                      'flex w-full cursor-pointer items-center gap-3 rounded-xl px-3 py-2.5 text-left text-sm font-medium text-muted-foreground transition-colors hover:bg-muted hover:text-foreground',
-                      isSelected && 'bg-secondary text-secondary-foreground hover:bg-secondary hover:text-secondary-foreground',
+                      'flex cursor-pointer items-center gap-2 rounded-full border border-input px-3 py-1.5 text-left text-sm font-medium text-muted-foreground transition-colors hover:bg-muted hover:text-foreground lg:w-full lg:gap-3 lg:rounded-xl lg:border-transparent lg:py-2.5',
+                      isSelected && 'border-transparent bg-secondary text-secondary-foreground hover:bg-secondary hover:text-secondary-foreground',
                     )}
                   >
-                    <Icon aria-hidden="true" className="size-4 shrink-0" />
+                    {/* Icons make way for the labels on phones, so the buttons take fewer rows. */}
+                    <Icon aria-hidden="true" className="size-4 shrink-0 max-sm:hidden" />
                     <span className="min-w-0">{t(navLabelKey)}</span>
                   </button>
                 </li>
@@ -92,11 +99,11 @@ function AdminPanelBody<TId extends string>({
         </nav>
       </aside>
       <section
-        className="flex min-w-[20rem] flex-1 flex-col"
+        className="flex min-w-0 flex-1 flex-col"
         aria-labelledby="admin-section-title"
         data-testid={selected ? `admin-section-${selected.id}` : undefined}
       >
-        <div className="flex flex-wrap items-center justify-between gap-3 px-4 pt-16 pb-2 sm:pt-6 sm:pr-16 sm:pl-10">
+        <div className="flex flex-wrap items-center justify-between gap-3 px-4 pt-5 pb-2 sm:px-10 sm:pt-6 lg:pr-16">
           <h3 id="admin-section-title" className="pt-1 text-2xl font-semibold tracking-tight text-foreground">
             {selected ? t(selected.titleKey) : null}
           </h3>
@@ -122,7 +129,7 @@ function AdminPanelBody<TId extends string>({
             </div>
           )}
         </div>
-        <div className="min-w-0 flex-1 overflow-auto px-4 pb-10 sm:px-10">{SectionBody && <SectionBody />}</div>
+        <div className="min-w-0 flex-1 px-4 pb-10 sm:px-10 lg:overflow-auto">{SectionBody && <SectionBody />}</div>
       </section>
     </>
   );

@@ -1,10 +1,41 @@
-import type { ComponentProps, ReactNode } from 'react';
+import { useEffect, useRef, useState, type ComponentProps, type ReactNode, type RefObject } from 'react';
 import { cn } from '@/lib/utils';
 
-/** The admin panel sections' tables: a bordered card that scrolls sideways when the columns do not fit. */
+/** Whether the element's content is wider than the element (so it scrolls sideways), kept up to date. */
+function useOverflowsX(ref: RefObject<HTMLElement | null>): boolean {
+  const [overflows, setOverflows] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const measure = () => setOverflows(element.scrollWidth > element.clientWidth);
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    if (element.firstElementChild) observer.observe(element.firstElementChild);
+    measure();
+    return () => observer.disconnect();
+  }, [ref]);
+  return overflows;
+}
+
+/**
+ * The admin panel sections' tables: a bordered card that scrolls sideways when the columns do not
+ * fit (phones), so the panel itself never does. While it scrolls, the card is a Tab stop named
+ * like the table, so it can be scrolled with the arrow keys too.
+ */
 export function AdminTable({ className, children, ...props }: ComponentProps<'table'>) {
+  const ref = useRef<HTMLDivElement>(null);
+  const scrollable = useOverflowsX(ref);
+  const named = !!(props['aria-label'] || props['aria-labelledby']);
   return (
-    <div className="overflow-x-auto rounded-2xl border bg-card shadow-soft">
+    <div
+      ref={ref}
+      className="overflow-x-auto rounded-2xl border bg-card shadow-soft"
+      tabIndex={scrollable ? 0 : undefined}
+      role={scrollable && named ? 'region' : undefined}
+      aria-label={scrollable ? props['aria-label'] : undefined}
+      aria-labelledby={scrollable ? props['aria-labelledby'] : undefined}
+      data-scrollable={scrollable ? 'true' : undefined}
+    >
       <table className={cn('w-full min-w-[36rem] border-collapse text-left text-sm', className)} {...props}>
         {children}
       </table>

@@ -51,11 +51,24 @@ describe('CountryPicker', () => {
 
     expect(localStorage.getItem('appLanguage')).toBe('JP');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    const button = screen.getByRole('button', { name: 'Cambiar idioma' });
+    // The Japanese messages arrive and the whole UI switches, its button label included.
+    const button = await screen.findByRole('button', { name: '言語を変更' });
+    expect(i18n.language).toBe('ja');
     expect(button).toHaveAttribute('data-country', 'JP');
     expect(button.querySelector('[data-flag]')).toHaveAttribute('data-flag', 'JP');
-    // No Japanese locale yet: the UI stays in Spanish.
-    expect(i18n.language).toBe('es');
+  });
+
+  it('names the countries in the UI language, and each language in its own too', async () => {
+    await i18n.changeLanguage('de');
+    renderWithProviders(<CountryPicker />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Sprache ändern' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Wähle dein Land' });
+    const japan = within(dialog).getByTestId('country-option-JP');
+    expect(japan).toHaveTextContent('Japan');
+    expect(japan).toHaveTextContent('Japanisch · 日本語');
+    expect(within(japan).getByText('日本語')).toHaveAttribute('lang', 'ja');
+    await userEvent.type(within(dialog).getByPlaceholderText('Land suchen'), 'brasil');
+    expect(optionNames(dialog)).toEqual(['BR']);
   });
 
   it('choosing the United Kingdom switches the interface to English', async () => {

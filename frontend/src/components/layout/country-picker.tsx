@@ -6,15 +6,9 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Tooltip } from '@/components/ui/tooltip';
-import { filterCountries, findCountry, type Country, type CountryCode } from '@/i18n/countries';
+import { countryLabels, filterCountries, findCountry, type CountryCode } from '@/i18n/countries';
 import { selectCountry, useCountry } from '@/i18n/language';
 import { cn } from '@/lib/utils';
-
-/** Country and language names in the UI language (Spanish unless the UI is English). */
-function displayNames(country: Country, language: string) {
-  const key = language === 'en' ? 'en' : 'es';
-  return { name: country.name[key], language: country.language[key] };
-}
 
 export function CountryPicker() {
   const { t, i18n } = useTranslation();
@@ -29,11 +23,11 @@ export function CountryPicker() {
   }
 
   function choose(code: CountryCode) {
-    selectCountry(code);
+    void selectCountry(code);
     handleOpenChange(false);
   }
 
-  const currentName = displayNames(findCountry(current), i18n.language).name;
+  const currentName = countryLabels(findCountry(current), i18n.language).name;
 
   return (
     <Dialog open={open} onOpenChange={handleOpenChange}>
@@ -71,7 +65,7 @@ export function CountryPicker() {
           ) : (
             <ul className="grid gap-1" data-testid="country-list">
               {results.map((country) => {
-                const names = displayNames(country, i18n.language);
+                const names = countryLabels(country, i18n.language);
                 const selected = country.code === current;
                 return (
                   <li key={country.code}>
@@ -88,7 +82,15 @@ export function CountryPicker() {
                       <Flag code={country.code} className="h-5 w-[30px]" />
                       <span className="flex min-w-0 flex-1 flex-col">
                         <span className="truncate text-sm font-medium text-foreground">{names.name}</span>
-                        <span className="truncate text-xs text-muted-foreground">{names.language}</span>
+                        <span className="truncate text-xs text-muted-foreground">
+                          {names.language}
+                          {names.nativeLanguage !== names.language && (
+                            <>
+                              {' · '}
+                              <span lang={country.locale}>{names.nativeLanguage}</span>
+                            </>
+                          )}
+                        </span>
                       </span>
                       {selected && <Check aria-label={t('countryPicker.selected')} className="size-4 text-primary" />}
                     </button>

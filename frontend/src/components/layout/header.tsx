@@ -57,7 +57,7 @@ export function Header({ adminPanelOpen, onOpenAdminPanel }: HeaderProps) {
           {isSignedIn && user ? (
             <>
               <span
-                className="ml-1 max-w-[7rem] truncate text-sm font-medium text-foreground sm:max-w-[12rem]"
+                className="mx-1 max-w-[7rem] min-w-0 truncate text-sm font-medium text-foreground sm:max-w-[12rem]"
                 title={t('header.signedInAs', { username: user.username })}
                 data-testid="header-username"
               >

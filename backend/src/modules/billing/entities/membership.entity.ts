@@ -6,11 +6,15 @@ import { User } from '../../users/entities/user.entity.js';
 
 type MembershipStatus = (typeof MEMBERSHIP_STATUSES)[number];
 
-/** A lifetime member: edition, the monthly price locked at purchase, and a member number. */
+/**
+ * A lifetime member: edition, the monthly price locked at purchase, and a member number. When the
+ * member erases their account the row stays, without the person (`user` null, `userErasedAt`
+ * set): it is the billing record the law requires us to keep (docs/data-rights.md).
+ */
 @Entity({ tableName: 'memberships' })
 export class Membership extends BaseEntity {
-  @OneToOne(() => User, { owner: true, deleteRule: 'cascade', unique: true })
-  user: User;
+  @OneToOne(() => User, { owner: true, deleteRule: 'set null', unique: true, nullable: true })
+  user?: User | null;
 
   @Property({ type: 'varchar', length: 20 })
   edition: string;
@@ -39,4 +43,8 @@ export class Membership extends BaseEntity {
   @Property({ type: 'varchar', length: 255 })
   @Unique()
   checkoutSessionId: string;
+
+  /** When the member erased their account (the row was anonymised then). */
+  @Property({ type: 'timestamptz', nullable: true })
+  userErasedAt?: Date | null;
 }

@@ -1,25 +1,30 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../../config/config.js';
 import { PeriodicSweep } from '../../../core/queue/periodic-sweep.js';
-import { ContactDeliveryService, SWEEP_AFTER_MS } from '../contact-delivery.service.js';
+import { ContactDeliveryService } from '../contact-delivery.service.js';
 
 /**
- * Worker-side safety net: every minute, queues again the messages that are stored but not
- * delivered (Redis was away when they arrived, a worker died). Job ids make extra runs harmless.
+ * Worker-side safety net: every minute (CONTACT_SWEEP_MS), queues again the messages stored more
+ * than that long ago and not delivered (Redis was away when they arrived, a worker died). Job ids
+ * make extra runs harmless.
  */
 @Injectable()
 export class ContactSweeper extends PeriodicSweep {
   protected readonly logger = new Logger('ContactSweeper');
 
-  constructor(private readonly delivery: ContactDeliveryService) {
+  constructor(
+    private readonly delivery: ContactDeliveryService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
     super();
   }
 
   protected intervalMs(): number {
-    return SWEEP_AFTER_MS;
+    return this.config.contact.sweepMs;
   }
 
   protected work(): Promise<number> {
-    return this.delivery.sweep();
+    return this.delivery.sweep(this.config.contact.sweepMs);
   }
 
   protected override describe(count: number): string {

@@ -1,5 +1,5 @@
 import type { Opt } from '@mikro-orm/core';
-import { Entity, Enum, Property, Unique } from '@mikro-orm/decorators/legacy';
+import { Entity, Enum, Index, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { ROLES, type Role } from '@life/contracts';
 import { BaseEntity } from '../../../core/database/base.entity.js';
 
@@ -7,6 +7,10 @@ import { BaseEntity } from '../../../core/database/base.entity.js';
 @Unique({
   name: 'users_username_lower_unique',
   expression: 'create unique index "users_username_lower_unique" on "users" (lower("username"))',
+})
+@Index({
+  name: 'users_erasure_requested_at_index',
+  expression: 'create index "users_erasure_requested_at_index" on "users" ("erasure_requested_at") where "erasure_requested_at" is not null',
 })
 export class User extends BaseEntity {
   /** Shown in the header; unique regardless of case. */
@@ -23,4 +27,11 @@ export class User extends BaseEntity {
 
   @Enum({ items: () => [...ROLES], nativeEnumName: 'user_role' })
   role: Opt<Role> = 'user';
+
+  /**
+   * Set when the person asked to erase their account (docs/data-rights.md): sign-in is refused
+   * from then on, and the worker's sweeper queues the erasure again until the row is gone.
+   */
+  @Property({ type: 'timestamptz', nullable: true })
+  erasureRequestedAt?: Date | null;
 }

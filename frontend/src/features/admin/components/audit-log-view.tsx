@@ -5,6 +5,7 @@ import { AdminTable, TableMessageRow, Td, Th, Tr } from '@/components/layout/adm
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { apiErrorMessage } from '@/lib/api-client';
+import { formatDateTime } from '@/lib/format';
 import { useAuditEvents } from '../api/get-audit-events';
 
 const COLUMN_COUNT = 5;
@@ -78,12 +79,12 @@ export function AuditLogView() {
 }
 
 function AuditRow({ event }: { event: AuditEvent }) {
-  const { i18n } = useTranslation();
+  useTranslation(); // Re-renders the date in a new language.
   const label = useAuditActionLabel();
   return (
     <Tr data-testid="audit-row" data-action={event.action}>
       <Td className="whitespace-nowrap text-muted-foreground">
-        <time dateTime={event.at}>{new Date(event.at).toLocaleString(i18n.language)}</time>
+        <time dateTime={event.at}>{formatDateTime(event.at)}</time>
       </Td>
       <Td className="font-medium" title={event.action} data-testid="audit-action">
         {label(event.action)}

@@ -6,6 +6,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { ApiError, apiErrorMessage } from '@/lib/api-client';
+import { formatDateTime } from '@/lib/format';
 import { useCreateBetaInvite } from '../api/create-beta-invite';
 import { useDeleteBetaInvite } from '../api/delete-beta-invite';
 import { useBetaInvites } from '../api/get-beta-invites';
@@ -14,7 +15,7 @@ const COLUMN_COUNT = 4;
 
 /** Admin section 'Invitaciones Beta': invite an e-mail, list and withdraw invitations. */
 export function BetaInvitesSection() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const id = useId();
   const invites = useBetaInvites();
   const create = useCreateBetaInvite();
@@ -105,7 +106,7 @@ export function BetaInvitesSection() {
                     {invite.invited_by?.trim() ? invite.invited_by : t('admin.invites.noInviter')}
                   </Td>
                   <Td className="whitespace-nowrap text-muted-foreground">
-                    <time dateTime={invite.created_at}>{new Date(invite.created_at).toLocaleString(i18n.language)}</time>
+                    <time dateTime={invite.created_at}>{formatDateTime(invite.created_at)}</time>
                   </Td>
                   <Td className="text-right">
                     <Button

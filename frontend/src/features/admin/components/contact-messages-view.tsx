@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { NativeSelect } from '@/components/ui/native-select';
+import { formatDateTime } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { useContactMessages, type ContactMessageFilter } from '../api/get-contact-messages';
 import { useMarkContactMessageHandled } from '../api/mark-contact-message-handled';
@@ -97,10 +98,10 @@ export function ContactMessagesView() {
 }
 
 function ContactMessageCard({ message, marking, onMarkHandled }: { message: ContactMessageDto; marking: boolean; onMarkHandled: () => void }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const status = STATUS_STYLE[message.status];
   const StatusIcon = status.icon;
-  const date = (iso: string) => new Date(iso).toLocaleString(i18n.language);
+  const date = (iso: string) => formatDateTime(iso);
   const subjectLabel = t(`contact.subjects.${message.subject}`);
   const replyHref = `mailto:${message.email}?subject=${encodeURIComponent(`Re: ${subjectLabel}`)}`;
 

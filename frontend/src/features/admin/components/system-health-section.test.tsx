@@ -2,7 +2,9 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { AUDIT_ACTIONS, type AuditEvent, type AuditPage, type SystemHealth } from '@life/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import i18n, { resources } from '@/i18n/i18n';
+import i18n from '@/i18n/i18n';
+import en from '@/i18n/locales/en.json';
+import es from '@/i18n/locales/es.json';
 import { emptyResponse, jsonResponse, stubFetch, type RecordedRequest } from '@/test/fetch-mock';
 import { ADMIN_USER, renderWithProviders, signIn } from '@/test/render';
 import { SystemHealthSection } from './system-health-section';
@@ -317,9 +319,7 @@ describe('Salud del Sistema: audit log', () => {
 
   it('has a Spanish and an English label for every audit action', () => {
     const label = (language: 'es' | 'en', action: string) =>
-      action
-        .split('.')
-        .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], resources[language].translation.admin.audit.actions);
+      action.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], { es, en }[language].admin.audit.actions);
     for (const action of AUDIT_ACTIONS) {
       expect([action, typeof label('es', action)]).toEqual([action, 'string']);
       expect([action, typeof label('en', action)]).toEqual([action, 'string']);

@@ -6,6 +6,7 @@ import { AdminTable, TableMessageRow, Td, Th, Tr } from '@/components/layout/adm
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { apiErrorMessage } from '@/lib/api-client';
+import { formatDateTime, formatNumber, formatRelativeTime, formatTime } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { useDiscardQueueJob } from '../api/discard-queue-job';
 import { SYSTEM_HEALTH_REFRESH_MS, useSystemHealth } from '../api/get-system-health';
@@ -49,17 +50,15 @@ function BlockTitle({ children, id }: { children: ReactNode; id: string }) {
 }
 
 function useFormatters() {
-  const { t, i18n } = useTranslation();
-  const language = i18n.language;
+  const { t } = useTranslation();
   return {
-    number: (value: number) => value.toLocaleString(language),
-    milliseconds: (value: number) => t('admin.health.ms', { value: value.toLocaleString(language, { maximumFractionDigits: 1 }) }),
-    dateTime: (value: string | number) => new Date(value).toLocaleString(language),
-    time: (value: string) => new Date(value).toLocaleTimeString(language),
+    number: (value: number) => formatNumber(value),
+    milliseconds: (value: number) => t('admin.health.ms', { value: formatNumber(value, { maximumFractionDigits: 1 }) }),
+    dateTime: (value: string | number) => formatDateTime(value),
+    time: (value: string) => formatTime(value),
     ago: (value: string) => {
       const seconds = Math.max(0, Math.round((Date.now() - Date.parse(value)) / 1000));
-      const format = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
-      return seconds < 90 ? format.format(-seconds, 'second') : format.format(-Math.round(seconds / 60), 'minute');
+      return seconds < 90 ? formatRelativeTime(-seconds, 'second') : formatRelativeTime(-Math.round(seconds / 60), 'minute');
     },
     /** The two largest units: "3 d 4 h", "12 min 5 s". */
     duration: (totalSeconds: number) => {

@@ -1,6 +1,7 @@
 import { LoaderCircle, ShoppingCart, UsersRound } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
+import { formatNumber, formatPrice } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import type { Edition } from '../api/get-editions';
 
@@ -23,12 +24,12 @@ export interface EditionCardProps {
 }
 
 export function EditionCard({ edition, onBuy, featured = false, paymentsEnabled, pending = false, message }: EditionCardProps) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const key = `landing.editions.${edition.id}`;
   const paymentsOff = paymentsEnabled === false;
   const soldOut = edition.seatsLeft === 0;
   // Grouped like the limit texts ("1.000"), which plain Spanish formatting would not do below 10.000.
-  const seats = edition.seatsLeft === undefined ? undefined : new Intl.NumberFormat(i18n.language, { useGrouping: 'always' }).format(edition.seatsLeft);
+  const seats = edition.seatsLeft === undefined ? undefined : formatNumber(edition.seatsLeft, { useGrouping: 'always' });
   const cartLabel = paymentsOff ? t('billing.paymentsOff') : t('landing.editions.buy');
   return (
     <li
@@ -80,7 +81,7 @@ export function EditionCard({ edition, onBuy, featured = false, paymentsEnabled,
       <p className={cn('flex-1 text-sm leading-relaxed', featured ? 'text-white/75' : 'text-muted-foreground')}>{t(`${key}.description`)}</p>
       <div className={cn('flex items-center justify-between gap-4 border-t pt-5', featured ? 'border-white/15' : 'border-border')}>
         <p className="text-3xl font-bold tracking-tight whitespace-nowrap" data-testid="edition-price">
-          {t('landing.editions.price', { amount: edition.monthlyPriceEur })}
+          {t('landing.editions.price', { amount: formatPrice(edition.monthlyPriceEur, 'EUR') })}
         </p>
         <Button
           size="icon"

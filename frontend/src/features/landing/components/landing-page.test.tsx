@@ -59,6 +59,17 @@ describe('LandingPage', () => {
     expect(within(cards[0]!).getByText('Tu música, tus listas y tus podcasts favoritos.')).toBeInTheDocument();
   });
 
+  it('makes every card a Tab stop named after its service, so the keyboard reaches its uses', async () => {
+    renderWithProviders(<LandingPage />);
+    const cards = await screen.findAllByTestId('service-card');
+    for (const card of cards) {
+      const face = within(card).getByTestId('service-card-face');
+      expect(face).toHaveAttribute('tabindex', '0');
+      expect(face).toHaveAccessibleName(within(card).getByRole('heading', { level: 3 }).textContent!);
+    }
+    expect(screen.getByRole('group', { name: 'Spotify' })).toBe(within(cards[0]!).getByTestId('service-card-face'));
+  });
+
   it('staggers the fade-in by 0.2 s per position', async () => {
     renderWithProviders(<LandingPage />);
     const cards = await screen.findAllByTestId('service-card');
@@ -105,9 +116,10 @@ describe('LandingPage', () => {
       limit: within(card).getByTestId('edition-limit').textContent,
     }));
     expect(texts).toEqual([
-      { name: 'Élite', price: '2 € / mes', limit: 'limitada a 1.000 miembros' },
-      { name: 'Prestige', price: '3 € / mes', limit: 'para los siguientes 9.000 miembros' },
-      { name: 'Legacy', price: '4 € / mes', limit: 'reservada para los últimos 20.000 miembros' },
+      // Prices come formatted for the locale: a no-break space keeps "2 €" together.
+      { name: 'Élite', price: '2\u00a0€ / mes', limit: 'limitada a 1.000 miembros' },
+      { name: 'Prestige', price: '3\u00a0€ / mes', limit: 'para los siguientes 9.000 miembros' },
+      { name: 'Legacy', price: '4\u00a0€ / mes', limit: 'reservada para los últimos 20.000 miembros' },
     ]);
     expect(screen.getByText('Asegura tu acceso de por vida al precio más bajo jamás ofrecido.')).toBeInTheDocument();
     expect(screen.getByText('Aún estás a tiempo de fijar tu precio de por vida.')).toBeInTheDocument();

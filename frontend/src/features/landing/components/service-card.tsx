@@ -13,14 +13,27 @@ export function staggerDelay(index: number): string {
   return `${Math.round(index * CARD_STAGGER_SECONDS * 100) / 100}s`;
 }
 
+/** Whether the element got the focus from the keyboard (`:focus-visible`), not from a tap or a click. */
+function focusedByKeyboard(element: HTMLElement): boolean {
+  try {
+    return element.matches(':focus-visible');
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A landing card with a back side listing the service's main uses. On touch devices a
  * tap flips it (and another tap flips it back); elsewhere a click does nothing and the
  * back side shows on hover instead (CSS `hover:` only applies where hovering is possible).
+ * Each card is also a Tab stop: focused from the keyboard it shows its back, so the uses
+ * are reachable without a pointer (screen readers read both sides).
  */
 export function ServiceCard({ service, index }: { service: LandingService; index: number }) {
   const { t } = useTranslation();
   const [flipped, setFlipped] = useState(false);
+  const [keyboardFocus, setKeyboardFocus] = useState(false);
+  const showingBack = flipped || keyboardFocus;
   const { Illustration } = service;
 
   function handleTap() {
@@ -32,11 +45,23 @@ export function ServiceCard({ service, index }: { service: LandingService; index
       data-testid="service-card"
       data-service={service.id}
       data-flipped={flipped ? 'true' : 'false'}
+      data-showing={showingBack ? 'back' : 'front'}
       onClick={handleTap}
       style={{ animationDelay: staggerDelay(index) }}
       className="group h-[360px] w-[280px] shrink-0 snap-start animate-fade-in-up perspective-[1200px]"
     >
-      <div className={cn('relative size-full transition-transform duration-500 ease-out transform-3d', flipped ? 'rotate-y-180' : 'group-hover:rotate-y-180')}>
+      <div
+        role="group"
+        aria-label={service.name}
+        tabIndex={0}
+        data-testid="service-card-face"
+        onFocus={(event) => setKeyboardFocus(focusedByKeyboard(event.currentTarget))}
+        onBlur={() => setKeyboardFocus(false)}
+        className={cn(
+          'relative size-full rounded-3xl transition-transform duration-500 ease-out transform-3d focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
+          showingBack ? 'rotate-y-180' : 'group-hover:rotate-y-180',
+        )}
+      >
         <article className="absolute inset-0 flex flex-col overflow-hidden rounded-3xl border bg-card shadow-soft backface-hidden">
           <div className="h-[168px] shrink-0 overflow-hidden">
             <Illustration />

@@ -58,6 +58,18 @@ describe('legal pages', () => {
     expect(screen.getByRole('link', { name: 'página de contacto' })).toHaveAttribute('href', '/contact?subject=privacy');
   });
 
+  it('privacy policy says what is stored, why and for how long, and links to the profile to download or erase it', async () => {
+    stubSiteApi(async () => Response.json(SITE));
+    renderWithProviders(<PrivacyPolicyPage />);
+    expect(await screen.findByRole('heading', { level: 2, name: 'Qué datos guardamos y por qué' })).toHaveAttribute('id', 'que-guardamos');
+    const stored = within(screen.getByTestId('privacy-stored')).getAllByRole('listitem');
+    expect(stored).toHaveLength(7);
+    expect(stored.map((item) => item.textContent).join(' ')).toMatch(/siempre cifrados.*No guardamos los datos de tu tarjeta.*la IP y el navegador/s);
+    expect(screen.getByText(/durante seis años porque la ley nos obliga/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'descargar todos tus datos' })).toHaveAttribute('href', '/profile#tus-datos');
+    expect(screen.getByRole('link', { name: 'eliminar tu cuenta' })).toHaveAttribute('href', '/profile#tus-datos');
+  });
+
   it('legal notice cites the LSSI-CE and gives name, tax ID, address and e-mail', async () => {
     stubSiteApi(async () => Response.json(SITE));
     renderWithProviders(<LegalNoticePage />);

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { LegalPage, LegalText } from './legal-page';
 
 const PURPOSE_COUNT = 4;
+const STORED_COUNT = 7;
 const linkClass = 'font-medium text-primary underline underline-offset-4';
 
 export function PrivacyPolicyPage() {
@@ -20,9 +21,31 @@ export function PrivacyPolicyPage() {
           <li key={i}>{t(`legal.privacy.purposes.${i}`)}</li>
         ))}
       </ul>
+      {/* The dashboard's privacy banner and the profile's 'Tus datos' link here. */}
+      <h2 id="que-guardamos" className="scroll-mt-24">
+        {t('legal.privacy.storedTitle')}
+      </h2>
+      <p>{t('legal.privacy.storedIntro')}</p>
+      <ul data-testid="privacy-stored">
+        {Array.from({ length: STORED_COUNT }, (_, i) => (
+          <li key={i}>{t(`legal.privacy.stored.${i}`)}</li>
+        ))}
+      </ul>
+      <h2>{t('legal.privacy.retentionTitle')}</h2>
+      <p>{t('legal.privacy.retention')}</p>
       <h2>{t('legal.privacy.rightsTitle')}</h2>
       <p>
         <LegalText i18nKey="legal.privacy.rights" />
+      </p>
+      <p>
+        <LegalText
+          i18nKey="legal.privacy.selfService"
+          components={{
+            // The profile's 'Tus datos' section (features/profile: DATA_RIGHTS_ANCHOR).
+            export: <Link to="/profile" hash="tus-datos" className={linkClass} />,
+            erase: <Link to="/profile" hash="tus-datos" className={linkClass} />,
+          }}
+        />
       </p>
       <h2>{t('legal.privacy.accountTitle')}</h2>
       <p>

@@ -5,6 +5,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { apiErrorMessage } from '@/lib/api-client';
+import { formatDate } from '@/lib/format';
 import { useAppGrants } from '../api/get-app-grants';
 import { useRevokeAppGrant } from '../api/revoke-app-grant';
 
@@ -66,7 +67,7 @@ export function AppGrantsSection() {
 }
 
 function GrantItem({ grant, revoking, onRevoke }: { grant: AppGrant; revoking: boolean; onRevoke: () => void }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const grantedAt = new Date(grant.granted_at);
   return (
     // Phones: name, scopes, then Revocar; wider screens: Revocar at the top right.
@@ -85,7 +86,7 @@ function GrantItem({ grant, revoking, onRevoke }: { grant: AppGrant; revoking: b
           </h3>
           {!Number.isNaN(grantedAt.getTime()) && (
             <p className="text-xs text-muted-foreground" data-testid="app-grant-date">
-              {t('profile.apps.grantedAt', { date: new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long' }).format(grantedAt) })}
+              {t('profile.apps.grantedAt', { date: formatDate(grantedAt) })}
             </p>
           )}
         </div>

@@ -3,6 +3,7 @@ import type { Membership } from '@life/contracts';
 import { BadgeCheck } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/ui/alert';
+import { formatDate, formatPrice } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { useMembership } from '../api/get-membership';
 
@@ -46,8 +47,9 @@ export function MembershipSection({ checkoutReturned = false }: { checkoutReturn
 }
 
 function MembershipPanel({ membership }: { membership: Membership }) {
-  const { t, i18n } = useTranslation();
-  const price = new Intl.NumberFormat(i18n.language, { style: 'currency', currency: membership.currency.toUpperCase() }).format(membership.price_cents / 100);
+  const { t } = useTranslation();
+  // Cents included: this is what the member pays.
+  const price = formatPrice(membership.price_cents / 100, membership.currency, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const since = new Date(membership.since);
   return (
     <section aria-labelledby="membership-title" data-testid="membership" className="mt-8 rounded-3xl border bg-card p-6 shadow-soft sm:p-8">
@@ -87,7 +89,7 @@ function MembershipPanel({ membership }: { membership: Membership }) {
       </dl>
       {!Number.isNaN(since.getTime()) && (
         <p className="mt-4 text-sm text-muted-foreground" data-testid="membership-since">
-          {t('billing.membership.since', { date: new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long' }).format(since) })}
+          {t('billing.membership.since', { date: formatDate(since) })}
         </p>
       )}
     </section>

@@ -11,6 +11,7 @@ import { apiErrorMessage } from '@/lib/api-client';
 import { useProfile } from '../api/get-profile';
 import { useUpdateProfile } from '../api/update-profile';
 import { AppGrantsSection } from './app-grants-section';
+import { DataRightsSection } from './data-rights-section';
 import { MembershipSection } from './membership-section';
 import { PayWithStripe } from './pay-with-stripe';
 
@@ -48,6 +49,7 @@ export function ProfilePage() {
         )}
       </div>
       <AppGrantsSection />
+      <DataRightsSection />
     </div>
   );
 }

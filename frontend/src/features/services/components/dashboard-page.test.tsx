@@ -47,9 +47,14 @@ describe('DashboardPage', () => {
     stubFetch(() => list.promise);
     renderWithProviders(<DashboardPage />);
     expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
-    expect(screen.getByTestId('privacy-banner')).toHaveTextContent(
-      'Tus datos, tus interacciones y los servicios que conectas te pertenecen solo a ti. No almacenamos ni compartimos nada: eres tú quien decide qué se conserva y qué se elimina.',
+    const banner = screen.getByTestId('privacy-banner');
+    // Says what is stored and why, and where to download or delete it (docs/data-rights.md).
+    expect(banner).toHaveTextContent(
+      'Tus datos, tus interacciones y los servicios que conectas te pertenecen solo a ti. No compartimos nada con nadie y no almacenamos más que lo imprescindible para que Life funcione',
     );
+    expect(banner).toHaveTextContent('Eres tú quien decide qué se conserva y qué se elimina.');
+    expect(within(banner).getByRole('link', { name: 'Descarga tus datos o elimina tu cuenta' })).toHaveAttribute('href', '/profile#tus-datos');
+    expect(within(banner).getByRole('link', { name: 'Qué guardamos y por qué' })).toHaveAttribute('href', '/privacy-policy#que-guardamos');
     expect(screen.getByRole('heading', { level: 2, name: 'Servicios disponibles' })).toBeInTheDocument();
     expect(screen.getByPlaceholderText('Buscar servicio')).toBeInTheDocument();
     expect(within(screen.getByTestId('services-loading')).getByRole('status')).toHaveTextContent('Cargando servicios…');

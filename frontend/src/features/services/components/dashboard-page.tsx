@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { ExternalServiceDto } from '@life/contracts';
 import { useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { ExternalLink, Search, X } from 'lucide-react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Alert } from '@/components/ui/alert';
@@ -49,6 +50,15 @@ export function DashboardPage() {
       <Alert variant="warning" role="note" className="mt-6" data-testid="privacy-banner">
         <p className="font-semibold">{t('dashboard.privacy.title')}</p>
         <p className="mt-1">{t('dashboard.privacy.body')}</p>
+        <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1">
+          {/* The profile's 'Tus datos' section and the policy's "what we store" heading. */}
+          <Link to="/profile" hash="tus-datos" className="font-medium underline underline-offset-4" data-testid="privacy-banner-profile">
+            {t('dataRights.banner.manage')}
+          </Link>
+          <Link to="/privacy-policy" hash="que-guardamos" className="font-medium underline underline-offset-4" data-testid="privacy-banner-policy">
+            {t('dataRights.banner.policy')}
+          </Link>
+        </p>
       </Alert>
 
       <section aria-labelledby={`${searchId}-heading`} className="mt-10">

@@ -61,7 +61,7 @@ export function ServicesAdminSection() {
                       {service.connected ? t('services.connected') : t('services.disconnected')}
                     </span>
                   </Td>
-                  <Td className="whitespace-nowrap text-muted-foreground" title={description || undefined} data-testid="service-row-description">
+                  <Td className="min-w-[12rem] text-muted-foreground" title={description || undefined} data-testid="service-row-description">
                     {truncate(description)}
                   </Td>
                   <Td className="text-right whitespace-nowrap">

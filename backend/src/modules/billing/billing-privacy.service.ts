@@ -1,0 +1,163 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { EntityManager } from '@mikro-orm/postgresql';
+import type Stripe from 'stripe';
+import { BillingService } from './billing.service.js';
+import { STRIPE } from './stripe.client.js';
+
+/**
+ * Years an erased member's anonymised billing record is kept: the Spanish Commercial Code
+ * (art. 30) keeps accounting records and their supporting documents six years; the tax
+ * limitation period (Ley General Tributaria art. 66) is four. See docs/data-rights.md.
+ */
+export const BILLING_RECORD_YEARS = 6;
+
+const idOf = (value: unknown): string | null =>
+  typeof value === 'string'
+    ? value
+    : value && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'string'
+      ? (value as { id: string }).id
+      : null;
+
+/** The fields of a Stripe object our billing needs (ids, amounts, states); never a name, e-mail or address. */
+const KEPT_OBJECT_FIELDS = [
+  'id',
+  'object',
+  'status',
+  'mode',
+  'client_reference_id',
+  'amount_total',
+  'amount_paid',
+  'amount_due',
+  'currency',
+  'created',
+  'current_period_end',
+  'cancel_at_period_end',
+  'canceled_at',
+] as const;
+
+/** A Stripe event reduced to what the billing record needs: applying it still works, the person is gone. */
+export function scrubStripeEvent(payload: Record<string, unknown>): Record<string, unknown> {
+  const data = (payload.data ?? {}) as { object?: Record<string, unknown> };
+  const object = data.object ?? {};
+  const kept: Record<string, unknown> = {};
+  for (const field of KEPT_OBJECT_FIELDS) if (field in object) kept[field] = object[field];
+  if ('customer' in object) kept.customer = idOf(object.customer);
+  if ('subscription' in object) kept.subscription = idOf(object.subscription);
+  const parent = object.parent as { subscription_details?: { subscription?: unknown } } | undefined;
+  if (parent?.subscription_details) kept.parent = { subscription_details: { subscription: idOf(parent.subscription_details.subscription) } };
+  const metadata = object.metadata as Record<string, unknown> | undefined;
+  if (metadata) kept.metadata = Object.fromEntries(Object.entries(metadata).filter(([key]) => key === 'reservation_id' || key === 'edition'));
+  return {
+    id: payload.id,
+    object: 'event',
+    type: payload.type,
+    created: payload.created,
+    livemode: payload.livemode,
+    api_version: payload.api_version,
+    data: { object: kept },
+    scrubbed: true,
+  };
+}
+
+const isMissingAtStripe = (error: unknown) =>
+  typeof error === 'object' &&
+  error !== null &&
+  ((error as { code?: string }).code === 'resource_missing' || (error as { statusCode?: number }).statusCode === 404);
+
+/**
+ * What an account erasure means for billing (docs/data-rights.md): open checkouts end, the
+ * subscription is cancelled at Stripe (the person must not be charged for an account they
+ * deleted), and the membership stays as an anonymised billing record.
+ */
+@Injectable()
+export class BillingPrivacyService {
+  private readonly logger = new Logger('BillingPrivacy');
+
+  constructor(
+    private readonly em: EntityManager,
+    private readonly billing: BillingService,
+    @Inject(STRIPE) private readonly stripe: Stripe | null,
+  ) {}
+
+  /**
+   * Safe to run again. Throws when Stripe could not cancel the subscription (the erasure job
+   * retries): stopping the charges is not optional.
+   */
+  async forgetMember(userId: string): Promise<{ membershipKept: boolean; subscriptionCancelled: boolean }> {
+    const db = this.em.getConnection();
+    const reservations = await db.execute<{ id: string; status: string; checkout_session_id: string | null }[]>(
+      'select id, status, checkout_session_id from seat_reservations where user_id = ?',
+      [userId],
+    );
+    for (const reservation of reservations.filter((row) => row.status === 'reserved')) {
+      // So a checkout page left open cannot charge someone who no longer has an account.
+      if (reservation.checkout_session_id && this.stripe) {
+        await this.stripe.checkout.sessions.expire(reservation.checkout_session_id).catch((error: unknown) => {
+          this.logger.warn(`Could not expire checkout ${reservation.checkout_session_id}: ${error instanceof Error ? error.message : String(error)}`);
+        });
+      }
+      await this.billing.release(reservation.id);
+    }
+
+    const [membership] = await db.execute<
+      { id: string; status: string; stripe_customer_id: string | null; stripe_subscription_id: string | null; checkout_session_id: string }[]
+    >('select id, status, stripe_customer_id, stripe_subscription_id, checkout_session_id from memberships where user_id = ?', [userId]);
+    let subscriptionCancelled = false;
+    if (membership?.stripe_subscription_id && membership.status !== 'cancelled') {
+      if (!this.stripe) {
+        this.logger.warn(`Membership ${membership.id} has a Stripe subscription but payments are not configured here: cancel it in Stripe's dashboard.`);
+      } else {
+        try {
+          await this.stripe.subscriptions.cancel(membership.stripe_subscription_id);
+        } catch (error) {
+          if (!isMissingAtStripe(error)) throw error;
+        }
+        subscriptionCancelled = true;
+        // Newer than any event about the subscription so far: a late 'updated' cannot revive it.
+        await db.execute(`update memberships set status = 'cancelled', status_at = greatest(status_at, now()) where id = ?`, [membership.id], 'run');
+      }
+    }
+    if (membership) await db.execute('update memberships set user_erased_at = coalesce(user_erased_at, now()) where id = ?', [membership.id], 'run');
+
+    await this.scrubEvents(userId, {
+      sessions: [...reservations.map((row) => row.checkout_session_id), membership?.checkout_session_id].filter((id): id is string => !!id),
+      reservations: reservations.map((row) => row.id),
+      subscriptions: membership?.stripe_subscription_id ? [membership.stripe_subscription_id] : [],
+      customers: membership?.stripe_customer_id ? [membership.stripe_customer_id] : [],
+    });
+    return { membershipKept: !!membership, subscriptionCancelled };
+  }
+
+  /** The person's name, e-mail and address out of every stored Stripe event about them. */
+  private async scrubEvents(userId: string, ids: { sessions: string[]; reservations: string[]; subscriptions: string[]; customers: string[] }): Promise<void> {
+    const db = this.em.getConnection();
+    const rows = await db.execute<{ id: string; payload: Record<string, unknown> }[]>(
+      `select id, payload from stripe_events where not coalesce((payload->>'scrubbed')::boolean, false) and (
+         payload->'data'->'object'->>'id' in (select jsonb_array_elements_text(?::jsonb))
+         or payload->'data'->'object'->>'client_reference_id' in (select jsonb_array_elements_text(?::jsonb))
+         or payload->'data'->'object'->>'subscription' in (select jsonb_array_elements_text(?::jsonb))
+         or payload->'data'->'object'->>'customer' in (select jsonb_array_elements_text(?::jsonb))
+         or payload->'data'->'object'->'metadata'->>'user_id' = ?)`,
+      [
+        JSON.stringify([...ids.sessions, ...ids.subscriptions]),
+        JSON.stringify(ids.reservations),
+        JSON.stringify(ids.subscriptions),
+        JSON.stringify(ids.customers),
+        userId,
+      ],
+    );
+    for (const row of rows) {
+      await db.execute('update stripe_events set payload = ?::jsonb where id = ?', [JSON.stringify(scrubStripeEvent(row.payload)), row.id], 'run');
+    }
+  }
+
+  /** Anonymised billing records past their legal keeping period (sweeper). */
+  async purgeExpiredRecords(): Promise<number> {
+    const rows = await this.em
+      .getConnection()
+      .execute<{ id: string }[]>(`delete from memberships where user_id is null and user_erased_at < now() - make_interval(years => ?) returning id`, [
+        BILLING_RECORD_YEARS,
+      ]);
+    return rows.length;
+  }
+}

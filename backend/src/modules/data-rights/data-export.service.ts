@@ -1,0 +1,92 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { DataExport } from '@life/contracts';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { RateLimitService, type RateLimit } from '../../core/rate-limit/rate-limit.service.js';
+import { AuditService } from '../audit/audit.service.js';
+import { DataRightsError, DataRightsErrorCode } from './data-rights.errors.js';
+import { DataRightsQueues } from './data-rights.queues.js';
+import { PersonalDataRepository, toDataExportView } from './personal-data.repository.js';
+
+/** New export requests per person per hour: each one reads every table about them. */
+const EXPORTS_PER_HOUR = 10;
+
+export type ExportOutcome = 'ready' | 'missing';
+
+export interface ExportFile {
+  filename: string;
+  content: string;
+}
+
+/** 'Descargar mis datos': the request (web), the build (worker) and the download (web). */
+@Injectable()
+export class DataExportService {
+  private readonly logger = new Logger('DataExport');
+  private readonly perUser: RateLimit;
+
+  constructor(
+    private readonly data: PersonalDataRepository,
+    private readonly queues: DataRightsQueues,
+    private readonly audit: AuditService,
+    rateLimits: RateLimitService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.perUser = rateLimits.create({ name: 'data-export', points: EXPORTS_PER_HOUR, durationSeconds: 3600 });
+  }
+
+  /** Starts an export, or answers the one already on its way (double clicks make one file). */
+  async request(userId: string): Promise<DataExport> {
+    const open = await this.data.openExportOf(userId);
+    if (open) {
+      await this.queues.enqueueExport(open.id);
+      return toDataExportView(open);
+    }
+    await this.perUser.consume(userId);
+    const created = await this.data.createExport(userId);
+    await this.audit.record({ action: 'account.data_export_requested', target: { type: 'data_export', id: created.id } });
+    await this.queues.enqueueExport(created.id);
+    return toDataExportView(created);
+  }
+
+  /** Only its owner sees it: anyone else gets the same 404 as for an id that never existed. */
+  async status(userId: string, exportId: string): Promise<DataExport> {
+    const row = await this.data.exportOf(userId, exportId);
+    if (!row) throw new DataRightsError(DataRightsErrorCode.ExportNotFound, 'No encontramos esa exportación de datos.');
+    return toDataExportView(row);
+  }
+
+  async file(userId: string, exportId: string): Promise<ExportFile> {
+    const row = await this.data.exportOf(userId, exportId);
+    if (!row) throw new DataRightsError(DataRightsErrorCode.ExportNotFound, 'No encontramos esa exportación de datos.');
+    if (row.expires_at && row.expires_at.getTime() <= Date.now())
+      throw new DataRightsError(DataRightsErrorCode.ExportExpired, 'Este archivo ya caducó: pide una exportación nueva.');
+    if (row.status !== 'ready') throw new DataRightsError(DataRightsErrorCode.ExportNotReady, 'Tu archivo aún no está listo.');
+    const content = await this.data.exportContent(userId, exportId);
+    if (content === null) throw new DataRightsError(DataRightsErrorCode.ExportNotFound, 'No encontramos esa exportación de datos.');
+    return { filename: `life-datos-${row.created_at.toISOString().slice(0, 10)}.json`, content };
+  }
+
+  /** Worker: builds the file. Throws on failure so BullMQ retries; the last failure marks the row failed. */
+  async build(exportId: string, finalAttempt: boolean): Promise<ExportOutcome> {
+    const claimed = await this.data.claimExport(exportId);
+    if (!claimed) return 'missing';
+    try {
+      const document = await this.data.document(claimed.userId);
+      // The account went away meanwhile (erased): its exports went with it.
+      if (!document) return 'missing';
+      const finished = await this.data.finishExport(exportId, `${JSON.stringify(document, null, 2)}\n`, this.config.dataRights.exportTtlHours);
+      return finished ? 'ready' : 'missing';
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.logger.warn(`Export ${exportId} failed${finalAttempt ? ' for good' : ''}: ${reason}`);
+      await this.data.failExport(exportId, reason, finalAttempt).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Sweeper: deletes expired files and queues again exports whose job was lost. */
+  async sweep(): Promise<number> {
+    let count = await this.data.deleteExpiredExports(this.config.dataRights.exportTtlHours);
+    for (const id of await this.data.stalledExportIds(this.config.dataRights.sweepMs)) count += (await this.queues.enqueueExport(id)) ? 1 : 0;
+    return count;
+  }
+}

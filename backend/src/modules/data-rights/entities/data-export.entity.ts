@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import type { Opt } from '@mikro-orm/core';
+import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { DATA_EXPORT_STATUSES, type DataExportStatus } from '@life/contracts';
+import { User } from '../../users/entities/user.entity.js';
+
+/**
+ * One "Descargar mis datos" request: built by the `data-export` worker job, kept (the JSON text)
+ * until `expiresAt`, then deleted by the sweeper. Goes with the account (cascade).
+ */
+@Entity({ tableName: 'data_exports' })
+@Index({ properties: ['status', 'createdAt'] })
+export class DataExport {
+  @PrimaryKey({ type: 'uuid' })
+  id: Opt<string> = randomUUID();
+
+  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  @Index()
+  user: User;
+
+  @Enum({ items: () => [...DATA_EXPORT_STATUSES], nativeEnumName: 'data_export_status' })
+  status: Opt<DataExportStatus> = 'pending';
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Opt<Date> = new Date();
+
+  @Property({ type: 'timestamptz', nullable: true })
+  startedAt?: Date | null;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  finishedAt?: Date | null;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  @Index()
+  expiresAt?: Date | null;
+
+  @Property({ type: 'integer' })
+  attempts: Opt<number> = 0;
+
+  /** The file itself (pretty-printed JSON, kept as written); loaded only for the download. */
+  @Property({ type: 'text', nullable: true, lazy: true })
+  content?: string | null;
+
+  @Property({ type: 'integer', nullable: true })
+  sizeBytes?: number | null;
+
+  /** Why the last attempt failed (an error message, never data). */
+  @Property({ type: 'varchar', length: 300, nullable: true })
+  lastError?: string | null;
+}

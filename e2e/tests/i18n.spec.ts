@@ -1,0 +1,67 @@
+import { expect, test, type Page } from '@playwright/test';
+import { seedSession, signIn } from '../support/db.js';
+
+/** Picks a country through the header's language button, the way a person would. */
+async function chooseCountry(page: Page, search: string, code: string): Promise<void> {
+  await page.getByTestId('language-button').click();
+  const picker = page.getByTestId('country-picker');
+  await expect(picker).toBeVisible();
+  await picker.getByTestId('country-search').fill(search);
+  await picker.getByTestId(`country-option-${code}`).click();
+  await expect(picker).toBeHidden();
+}
+
+const htmlLang = (page: Page) => page.locator('html');
+
+test.describe('every language', () => {
+  test('English from the picker: the landing page switches at once, sets <html lang> and survives a reload', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1, name: 'Conecta tu vida y aprovéchala cada día.' })).toBeVisible();
+    await expect(htmlLang(page)).toHaveAttribute('lang', 'es');
+
+    await chooseCountry(page, 'united kingdom', 'GB');
+    await expect(page.getByRole('heading', { level: 1, name: 'Connect your life and make the most of every day.' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Exclusive Editions' })).toBeVisible();
+    await expect(page.getByTestId('edition-price').first()).toHaveText('€2 / month');
+    await expect(page.getByTestId('login-button')).toHaveText('Login');
+    await expect(htmlLang(page)).toHaveAttribute('lang', 'en');
+    expect(await page.evaluate(() => localStorage.getItem('appLanguage'))).toBe('GB');
+
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1, name: 'Connect your life and make the most of every day.' })).toBeVisible();
+    await expect(htmlLang(page)).toHaveAttribute('lang', 'en');
+    await expect(page.getByTestId('language-button')).toHaveAttribute('data-country', 'GB');
+
+    // Legal texts stay Spanish, with a notice in the reader's language.
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Terms of use' }).click();
+    await expect(page.getByTestId('legal-spanish-only')).toHaveText('This page is only available in Spanish.');
+    await expect(page.getByRole('heading', { level: 1, name: 'Términos de uso' })).toBeVisible();
+  });
+
+  test('Japanese from the picker: landing and dashboard in Japanese, <html lang="ja">, kept after a reload', async ({ page }) => {
+    await signIn(page, await seedSession('user'));
+    await page.goto('/');
+    await chooseCountry(page, 'japón', 'JP');
+    await expect(page.getByRole('heading', { level: 1, name: 'あなたの暮らしをつなげて、毎日をもっと豊かに。' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: '限定エディション' })).toBeVisible();
+    await expect(page.getByTestId('edition-price').first()).toHaveText('€2 / 月');
+    await expect(page.getByTestId('logout-button')).toHaveText('ログアウト');
+    await expect(htmlLang(page)).toHaveAttribute('lang', 'ja');
+
+    await page.goto('/dashboard');
+    await expect(page.getByRole('heading', { level: 1, name: 'ダッシュボード' })).toBeVisible();
+    await expect(page.getByText('利用できるサービス')).toBeVisible();
+    await expect(page.getByPlaceholder('サービスを検索')).toBeVisible();
+    await expect(htmlLang(page)).toHaveAttribute('lang', 'ja');
+
+    await page.reload();
+    await expect(page.getByText('利用できるサービス')).toBeVisible();
+    await expect(htmlLang(page)).toHaveAttribute('lang', 'ja');
+    expect(await page.evaluate(() => localStorage.getItem('appLanguage'))).toBe('JP');
+
+    // And back to Spanish, the source language.
+    await chooseCountry(page, 'españa', 'ES');
+    await expect(page.getByText('Servicios disponibles')).toBeVisible();
+    await expect(htmlLang(page)).toHaveAttribute('lang', 'es');
+  });
+});

@@ -1,0 +1,18 @@
+import { useMutation } from '@tanstack/react-query';
+import { apiDownload } from '@/lib/api-client';
+import { saveFile } from '../utils/save-file';
+
+/** `GET /api/users/me/export/{id}/download`: the JSON file, saved by the browser. */
+export async function downloadDataExport({ id }: { id: string }): Promise<void> {
+  const file = await apiDownload(`/api/users/me/export/${encodeURIComponent(id)}/download`);
+  saveFile(file.blob, file.filename ?? 'life-datos.json');
+}
+
+export function useDownloadDataExport() {
+  return useMutation({
+    mutationFn: downloadDataExport,
+    onError: (error) => {
+      console.error('Error al descargar la exportación de datos', error);
+    },
+  });
+}
