@@ -34,19 +34,20 @@ async function insertRows(db: pg.Client, table: string, columns: string[], rows:
   }
 }
 
-async function seedUsers(db: pg.Client, count: number): Promise<string[]> {
+export async function seedUsers(db: pg.Client, count: number, role: 'user' | 'admin' = 'user'): Promise<string[]> {
   const ids = Array.from({ length: count }, () => randomUUID());
   const tag = randomBytes(3).toString('hex');
   await insertRows(
     db,
     'users',
     ['id', 'created_at', 'updated_at', 'username', 'email', 'email_verified', 'role'],
-    ids.map((id, i) => [id, new Date(), new Date(), `b${tag}${i}`, `bench-${tag}-${i}@example.com`, true, 'user']),
+    ids.map((id, i) => [id, new Date(), new Date(), `b${tag}${i}`, `bench-${tag}-${i}@example.com`, true, role]),
   );
   return ids;
 }
 
-async function sessionFor(db: pg.Client, userId: string): Promise<string> {
+/** A live session for `userId`, stored as the app stores it (only the token's SHA-256); returns the bearer token. */
+export async function sessionFor(db: pg.Client, userId: string): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await db.query(
     `insert into sessions (id, token_hash, user_id, created_at, last_used_at, expires_at) values (gen_random_uuid(), $1, $2, now(), now(), now() + interval '1 day')`,

@@ -8,7 +8,16 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { runLoad, type LoadResult } from './load.js';
 import { firstMessage, freeLoopbackPort, memoryOf, startNodeChild, stopChild, waitForHttp200, type ManagedChild } from './processes.js';
-import { BASELINE, scenarios, type AnyScenario, type BenchContext, type BenchOptions, type CustomResult, type HttpRequestSpec } from './scenarios.js';
+import {
+  BASELINE,
+  scenarios,
+  type AnyScenario,
+  type BenchContext,
+  type BenchOptions,
+  type CustomResult,
+  type HttpRequestSpec,
+  type Target,
+} from './scenarios.js';
 
 /**
  * `npm run bench -- [name...] [--duration 10] [--connections 50] [--warmup 2] [--json file] [--list]`
@@ -22,6 +31,7 @@ import { BASELINE, scenarios, type AnyScenario, type BenchContext, type BenchOpt
 const here = path.dirname(fileURLToPath(import.meta.url));
 const MAIN_JS = path.resolve(here, '..', 'main.js');
 const BASELINE_JS = path.resolve(here, 'baseline-server.js');
+const OIDC_REFERENCE_JS = path.resolve(here, 'oidc-reference-server.js');
 const DEFAULT_ADMIN_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
 const APP_START_TIMEOUT_MS = 60_000;
 const SCENARIO_SLACK_MS = 30_000;
@@ -29,11 +39,11 @@ const CLEANUP_TIMEOUT_MS = 30_000;
 
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
-const USAGE = `Usage: npm run bench -- [scenario...] [options]
+const USAGE = `Usage: npm run bench -- [scenario|group...] [options]
 
-Runs the named scenarios (default: all) against the app and a plain node:http
-server, on 127.0.0.1 only, and prints a table. "${BASELINE}" always runs first:
-every ratio is against it.
+Runs the named scenarios, or every scenario of the named groups (default: all),
+against the app and a plain node:http server, on 127.0.0.1 only, and prints a
+table. "${BASELINE}" always runs first: every ratio is against it.
 
 Options:
   --duration <s>      measured seconds per scenario (default 10)
@@ -51,7 +61,9 @@ Environment:
 
 interface Row {
   name: string;
-  target: 'app' | 'baseline' | 'custom';
+  target: Target | 'custom';
+  /** The row this one is compared with (scenario.reference). */
+  reference?: string;
   throughput?: number;
   unit: string;
   p50Ms?: number;
@@ -93,12 +105,16 @@ function parseCli(argv: string[]) {
     connections: positiveNumber('connections', values.connections, 50, { integer: true }),
     warmup: positiveNumber('warmup', values.warmup, 2, { allowZero: true }),
   };
-  const unknown = positionals.filter((name) => !scenarios.some((scenario) => scenario.name === name));
+  const groups = [...new Set(scenarios.flatMap((scenario) => (scenario.group ? [scenario.group] : [])))];
+  const unknown = positionals.filter((name) => !scenarios.some((scenario) => scenario.name === name) && !groups.includes(name));
   if (unknown.length > 0) {
-    throw new UsageError(`Unknown scenario(s): ${unknown.join(', ')}. Known: ${scenarios.map((s) => s.name).join(', ')}`);
+    throw new UsageError(
+      `Unknown scenario(s): ${unknown.join(', ')}. Known: ${scenarios.map((s) => s.name).join(', ')}; groups: ${groups.join(', ') || 'none'}`,
+    );
   }
   // The baseline always runs, first: it is what every ratio is measured against.
   const wanted = new Set([BASELINE, ...positionals]);
+  for (const scenario of scenarios) if (scenario.group && wanted.has(scenario.group)) wanted.add(scenario.name);
   const selected = positionals.length === 0 ? [...scenarios] : scenarios.filter((scenario) => wanted.has(scenario.name));
   selected.sort((a, b) => Number(b.name === BASELINE) - Number(a.name === BASELINE));
   return { options, selected, json: values.json, list: values.list, help: values.help };
@@ -163,9 +179,12 @@ async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Pr
   }
 }
 
-async function runScenario(scenario: AnyScenario, ctx: BenchContext, baseline: ManagedChild, app: ManagedChild): Promise<Row> {
+/** The URL of each HTTP target and the process that serves it (for its peak RSS). */
+type Servers = Partial<Record<Target, { url: string; child: ManagedChild }>>;
+
+async function runScenario(scenario: AnyScenario, ctx: BenchContext, servers: Servers): Promise<Row> {
   const target = scenario.run ? 'custom' : (scenario.target ?? 'app');
-  const row: Row = { name: scenario.name, target, unit: scenario.run ? 'op/s' : 'req/s' };
+  const row: Row = { name: scenario.name, target, reference: scenario.reference, unit: scenario.run ? 'op/s' : 'req/s' };
   const { options } = ctx;
   const state: unknown = scenario.setup ? await scenario.setup(ctx) : undefined;
   try {
@@ -182,7 +201,9 @@ async function runScenario(scenario: AnyScenario, ctx: BenchContext, baseline: M
       });
     } else {
       const spec: HttpRequestSpec = typeof scenario.request === 'function' ? scenario.request(ctx, state) : scenario.request!;
-      const baseUrl = target === 'baseline' ? ctx.baselineUrl : ctx.appUrl;
+      const server = servers[target as Target];
+      if (!server) throw new Error(`no ${target} server was started`);
+      const baseUrl = server.url;
       if (options.warmup > 0) await runLoad(baseUrl, spec, { connections: options.connections, durationSec: options.warmup });
       const result: LoadResult = await runLoad(baseUrl, spec, { connections: options.connections, durationSec: options.duration });
       Object.assign(row, {
@@ -196,10 +217,11 @@ async function runScenario(scenario: AnyScenario, ctx: BenchContext, baseline: M
       });
       if (result.total - result.badStatus <= 0) row.failure = `no successful response (statuses: ${JSON.stringify(result.statuses)})`;
     }
+    if (scenario.notes) row.notes = [...(row.notes ?? []), ...(await scenario.notes(ctx, state))];
   } finally {
     if (scenario.teardown) await scenario.teardown(ctx, state);
   }
-  row.peakRssBytes = memoryOf((target === 'baseline' ? baseline : app).process.pid)?.peakRss;
+  row.peakRssBytes = memoryOf((servers[target === 'custom' ? 'app' : target] ?? servers.app)?.child.process.pid)?.peakRss;
   return row;
 }
 
@@ -209,14 +231,48 @@ const fmt = {
   mb: (bytes: number | undefined) => (bytes === undefined ? 'n/a' : `${(bytes / 1024 / 1024).toFixed(0)} MB`),
 };
 
+const measured = (row: Row | undefined): row is Row & { throughput: number } =>
+  !!row && row.unit === 'req/s' && !row.failure && row.throughput !== undefined && row.throughput > 0;
+
+/** The row a row is compared with, when both were measured. */
+function referenceOf(row: Row, rows: Row[]): (Row & { throughput: number }) | undefined {
+  const reference = row.reference ? rows.find((other) => other.name === row.reference) : undefined;
+  return measured(row) && measured(reference) ? reference : undefined;
+}
+
+/** "oauth-token vs oidc-token (oidc-provider): 0.31x the throughput, 3.40x the p99 latency". */
+function referenceNotes(rows: Row[]): string[] {
+  return rows.flatMap((row) => {
+    const reference = referenceOf(row, rows);
+    if (!reference) return [];
+    const p99 = row.p99Ms !== undefined && reference.p99Ms ? `, ${(row.p99Ms / reference.p99Ms).toFixed(2)}x the p99 latency` : '';
+    return [`${row.name} vs ${reference.name} (${reference.target}): ${(row.throughput! / reference.throughput).toFixed(2)}x the throughput${p99}.`];
+  });
+}
+
 /** A Markdown table, aligned for the terminal, so it can be pasted into docs/benchmarks.md as is. */
 function renderTable(rows: Row[]): string {
   const baseline = rows.find((row) => row.name === BASELINE)?.throughput;
-  const header = ['scenario', 'target', 'throughput', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'vs baseline', 'peak RSS'];
-  const right = [false, false, true, true, true, true, true, true, true];
+  // A "vs <reference>" column only when some row has a measured reference (e.g. oidc-provider).
+  const referenceTargets = [...new Set(rows.flatMap((row) => referenceOf(row, rows)?.target ?? []))];
+  const referenceTitle = referenceTargets.length === 1 ? `vs ${referenceTargets[0]}` : referenceTargets.length > 1 ? 'vs reference' : undefined;
+  const header = [
+    'scenario',
+    'target',
+    'throughput',
+    'p50 ms',
+    'p99 ms',
+    'errors',
+    'non-2xx',
+    'vs baseline',
+    ...(referenceTitle ? [referenceTitle] : []),
+    'peak RSS',
+  ];
+  const right = [false, false, ...header.slice(2).map(() => true)];
   const body = rows.map((row) => {
-    if (row.failure && row.throughput === undefined) return [row.name, row.target, `FAILED: ${row.failure}`, '', '', '', '', '', ''];
+    if (row.failure && row.throughput === undefined) return [row.name, row.target, `FAILED: ${row.failure}`, ...header.slice(3).map(() => '')];
     const ratio = row.unit === 'req/s' && baseline && row.throughput !== undefined ? `${(row.throughput / baseline).toFixed(2)}x` : '-';
+    const reference = referenceOf(row, rows);
     return [
       row.failure ? `${row.name} (FAILED)` : row.name,
       row.target,
@@ -226,6 +282,7 @@ function renderTable(rows: Row[]): string {
       fmt.number(row.errors),
       fmt.number(row.badStatus),
       ratio,
+      ...(referenceTitle ? [reference ? `${(row.throughput! / reference.throughput).toFixed(2)}x` : '-'] : []),
       fmt.mb(row.peakRssBytes),
     ];
   });
@@ -260,7 +317,9 @@ async function main(): Promise<number> {
     return 0;
   }
   if (cli.list) {
-    for (const scenario of scenarios) console.log(`${scenario.name.padEnd(16)} ${scenario.description}`);
+    for (const scenario of scenarios) {
+      console.log(`${scenario.name.padEnd(16)} ${scenario.group ? `[${scenario.group}] ` : ''}${scenario.description}`);
+    }
     return 0;
   }
   const { options, selected } = cli;
@@ -327,6 +386,11 @@ async function main(): Promise<number> {
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
       DATA_DIR: dataDir,
       TRUST_PROXY: 'false',
+      // The authorization server's rate limits stay on (their Redis calls are part of every
+      // request's cost) but so high that they never refuse the load generator.
+      OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE: '1000000',
+      OAUTH_CLIENT_AUTH_FAILURES_PER_15MIN: '1000000',
+      OAUTH_PROXY_RATE_LIMIT_PER_MINUTE: '1000000',
     });
     cleanup.add('stop app', () => stopChild(app));
     const appStarted = Date.now();
@@ -338,23 +402,48 @@ async function main(): Promise<number> {
     cleanup.add('stop baseline', () => stopChild(baseline));
     const { port: baselinePort } = await firstMessage<{ port: number }>(baseline, 10_000);
     const baselineUrl = `http://127.0.0.1:${baselinePort}`;
+    const servers: Servers = { app: { url: appUrl, child: app }, baseline: { url: baselineUrl, child: baseline } };
+
+    // The reference implementation, only when a selected scenario measures it.
+    let oidcProvider: BenchContext['oidcProvider'];
+    if (selected.some((scenario) => scenario.target === 'oidc-provider')) {
+      const reference = startNodeChild('oidc-provider', OIDC_REFERENCE_JS, [], { ...process.env, NODE_ENV: 'production' }, { ipc: true });
+      cleanup.add('stop oidc-provider', () => stopChild(reference));
+      const info = await firstMessage<{ port: number; clientId: string; clientSecret: string }>(reference, 15_000);
+      oidcProvider = { url: `http://127.0.0.1:${info.port}`, clientId: info.clientId, clientSecret: info.clientSecret };
+      servers['oidc-provider'] = { url: oidcProvider.url, child: reference };
+      log(`oidc-provider reference at ${oidcProvider.url} (pid ${reference.process.pid})`);
+    }
 
     const db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
     cleanup.add('close bench db connection', () => db.end());
 
-    const ctx: BenchContext = { appUrl, baselineUrl, db, databaseUrl, redisUrl, queuePrefix, encryptionKeys, appPid: app.process.pid!, options, log };
+    const ctx: BenchContext = {
+      appUrl,
+      baselineUrl,
+      oidcProvider,
+      db,
+      databaseUrl,
+      redisUrl,
+      queuePrefix,
+      encryptionKeys,
+      appPid: app.process.pid!,
+      options,
+      log,
+    };
     for (const scenario of selected) {
       if (app.exited()) throw new Error(`the app exited during the run\n${app.tail()}`);
       log(`running ${scenario.name}...`);
       try {
-        rows.push(await withTimeout(runScenario(scenario, ctx, baseline, app), limitOf(scenario), `scenario ${scenario.name}`));
+        rows.push(await withTimeout(runScenario(scenario, ctx, servers), limitOf(scenario), `scenario ${scenario.name}`));
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         log(`${scenario.name} failed: ${message}`);
         rows.push({
           name: scenario.name,
           target: scenario.run ? 'custom' : (scenario.target ?? 'app'),
+          reference: scenario.reference,
           unit: scenario.run ? 'op/s' : 'req/s',
           failure: message.split('\n')[0]!,
         });
@@ -376,6 +465,7 @@ async function main(): Promise<number> {
   console.log(renderTable(rows));
   console.log('');
   for (const row of rows) for (const note of row.notes ?? []) console.log(`${row.name}: ${note}`);
+  for (const note of referenceNotes(rows)) console.log(note);
   console.log(`App peak RSS (VmHWM) over the run: ${fmt.mb(appPeakRss)}; RSS after startup: ${fmt.mb(startupRss)}.`);
   console.log(
     `${options.connections} connections, ${options.warmup} s warm-up + ${options.duration} s measured per scenario; ` +

@@ -1,6 +1,7 @@
 import type autocannon from 'autocannon';
 import type pg from 'pg';
 import { refreshScenario, servicesAllScenario } from './connections.scenarios.js';
+import { OAUTH_GROUP, oauthScenarios } from './oauth.scenarios.js';
 
 /**
  * The benchmark registry. `npm run bench` runs every scenario below (or the ones
@@ -22,6 +23,10 @@ import { refreshScenario, servicesAllScenario } from './connections.scenarios.js
  *
  * A benchmark that is not one HTTP request (e.g. queue refresh throughput) gives
  * `run(ctx, state)` instead of `request` and returns its own numbers.
+ *
+ * Scenarios of one feature share a `group` (`npm run bench -- oauth` runs the group), and a
+ * scenario measured against another implementation names that row as its `reference`: the
+ * table then shows the ratio to it too.
  */
 
 export interface BenchOptions {
@@ -38,6 +43,8 @@ export interface BenchContext {
   appUrl: string;
   /** Base URL of the plain node:http reference server. */
   baselineUrl: string;
+  /** The oidc-provider reference server and its one client, when a selected scenario targets it. */
+  oidcProvider?: { url: string; clientId: string; clientSecret: string };
   /** A connected client to the bench database (the app's migrations have been applied). */
   db: pg.Client;
   /** Connection string of the bench database (what the app uses). */
@@ -87,19 +94,38 @@ export interface CustomResult {
   notes?: string[];
 }
 
+/**
+ * Which server a scenario's HTTP load goes to: the app, the plain node:http baseline, or a
+ * reference implementation started by run.ts only when a selected scenario needs it.
+ */
+export type Target = 'app' | 'baseline' | 'oidc-provider';
+
 export interface Scenario<State = void> {
   /** Short, unique, used on the command line: `npm run bench -- site health`. */
   name: string;
   /** One line for `--list` and docs/benchmarks.md: what is measured. */
   description: string;
+  /** A name shared by related scenarios; `npm run bench -- <group>` runs all of them. */
+  group?: string;
   /** Which server the HTTP load goes to. Default: the app. */
-  target?: 'app' | 'baseline';
+  target?: Target;
+  /**
+   * The name of another scenario (normally the same workload on a reference implementation)
+   * this row is compared with: the table gets a "vs <its target>" column, and a note gives
+   * both the throughput and the p99 ratio. Both must be selected for the ratio to appear.
+   */
+  reference?: string;
   /** Seeding before the run (warm-up and measured run reuse it). */
   setup?: (ctx: BenchContext) => Promise<State>;
   /** The HTTP request the load generator repeats. */
   request?: HttpRequestSpec | ((ctx: BenchContext, state: State) => HttpRequestSpec);
   /** A non-HTTP benchmark (instead of `request`): must finish within about options.duration. */
   run?: (ctx: BenchContext, state: State) => Promise<CustomResult>;
+  /**
+   * After the measured run, before teardown: facts printed under the table (e.g. how many
+   * seeded tokens were used). Throwing marks the row as failed (a check that did not hold).
+   */
+  notes?: (ctx: BenchContext, state: State) => Promise<string[]>;
   /** Cleanup after the run (the database is dropped anyway at the end). */
   teardown?: (ctx: BenchContext, state: State) => Promise<void>;
   /**
@@ -143,4 +169,5 @@ export const scenarios: AnyScenario[] = [
   }),
   defineScenario(servicesAllScenario),
   defineScenario(refreshScenario),
+  ...oauthScenarios.map((scenario) => defineScenario({ ...scenario, group: OAUTH_GROUP })),
 ];

@@ -152,10 +152,7 @@ export class TokenEndpointService {
           if (row?.used && !row.revoked) await this.refreshReused(row.familyId);
           return false;
         }
-        const familyRow = await db().execute<{ grant_id: string | null; code_id: string | null }[]>('select grant_id, code_id from oauth_tokens where id = ?', [
-          info.tokenId,
-        ]);
-        const user: Subject = { id: info.userId, grantId: familyRow[0]?.grant_id ?? null, codeId: familyRow[0]?.code_id ?? null, familyId: info.familyId };
+        const user: Subject = { id: info.userId, grantId: info.grantId, codeId: info.codeId, familyId: info.familyId };
         return {
           refreshToken,
           refreshTokenExpiresAt: info.expiresAt ?? undefined,

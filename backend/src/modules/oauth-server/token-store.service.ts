@@ -30,6 +30,8 @@ export interface RefreshTokenInfo {
   issuedAt: Date;
   expiresAt: Date | null;
   familyId: string;
+  grantId: string | null;
+  codeId: string | null;
 }
 
 export interface NewTokenRow {
@@ -59,12 +61,13 @@ interface AccessRow {
   access_expires_at: Date;
   refresh_expires_at: Date | null;
   family_id: string;
+  code_id: string | null;
 }
 
 // A person who asked to erase their account is no longer represented by any app, even before
 // the erasure job revokes the tokens (docs/data-rights.md).
 const SELECT = `select t.id, c.id as client_row, c.client_id, t.user_id, u.username, u.email, u.email_verified, t.grant_id, t.scopes,
-  t.created_at, t.access_expires_at, t.refresh_expires_at, t.family_id
+  t.created_at, t.access_expires_at, t.refresh_expires_at, t.family_id, t.code_id
   from oauth_tokens t join oauth_clients c on c.id = t.client_id and c.active left join users u on u.id = t.user_id and u.erasure_requested_at is null`;
 const PERSON_PRESENT = '(t.user_id is null or u.id is not null)';
 
@@ -103,7 +106,9 @@ export class TokenStore {
       'run',
     );
     // A replayed code, a reused refresh token or a revoked grant may have been detected while
-    // this token was being made: it must not outlive that decision.
+    // this token was being made: it must not outlive that decision. A client_credentials token
+    // (no person, no code, no grant, a new family) has nothing to be revoked with.
+    if (!row.codeId && !row.grantId && !row.userId) return id;
     const late = await this.db.execute<{ id: string }[]>(
       `update oauth_tokens set revoked_at = now(), revoked_reason = 'late_' || coalesce(
           (select 'refresh_reuse' where exists (select 1 from oauth_tokens f where f.family_id = ? and f.revoked_reason in ('refresh_reuse', 'code_replay'))),
@@ -163,6 +168,8 @@ export class TokenStore {
       issuedAt: new Date(row.created_at),
       expiresAt: row.refresh_expires_at ? new Date(row.refresh_expires_at) : null,
       familyId: row.family_id,
+      grantId: row.grant_id,
+      codeId: row.code_id,
     };
   }
 

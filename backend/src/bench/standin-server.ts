@@ -1,0 +1,48 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The upstream of the `oauth-proxy` scenario: the e2e GitHub stand-in
+ * (`e2e/standins/services.mjs`, plain node:http, answering at once), in its own child process
+ * so that the load generator's process serves nothing (as with the baseline and the app).
+ *
+ * Started by oauth.scenarios.ts with an IPC channel: it reports `{ row }` (the ready
+ * PUT /api/external-services/:id body for the `github` catalog row) once listening, answers
+ * `'user-calls'` with `{ userCalls }` (who-am-I calls served since the last ask) and exits on
+ * SIGTERM or when the parent goes away.
+ */
+const here = path.dirname(fileURLToPath(import.meta.url));
+// backend/dist/bench → the repository's e2e stand-ins (a dev-only dependency of the bench).
+const SERVICES_STANDIN = path.resolve(here, '..', '..', '..', 'e2e', 'standins', 'services.mjs');
+
+interface StandIns {
+  rows: Record<string, Record<string, unknown>>;
+  github?: { userCalls: unknown[] };
+  close(): Promise<void>;
+}
+
+const { startServiceStandIns } = (await import(SERVICES_STANDIN)) as {
+  startServiceStandIns: (options: { families: string[] }) => Promise<StandIns>;
+};
+const standIns = await startServiceStandIns({ families: ['github'] });
+let served = 0;
+
+const stop = () => {
+  void standIns.close().finally(() => process.exit(0));
+  setTimeout(() => process.exit(0), 2000).unref();
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+process.on('disconnect', stop);
+
+process.on('message', (message) => {
+  if (message !== 'user-calls' || !process.send) return;
+  // The stand-in records every who-am-I call; count them and forget them (bounded memory).
+  const calls = standIns.github?.userCalls ?? [];
+  served += calls.length;
+  calls.length = 0;
+  process.send({ userCalls: served });
+});
+
+if (process.send) process.send({ row: standIns.rows.github });
+else console.log(JSON.stringify(standIns.rows.github));
