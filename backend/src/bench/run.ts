@@ -30,6 +30,7 @@ import {
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const MAIN_JS = path.resolve(here, '..', 'main.js');
+const WORKER_JS = path.resolve(here, '..', 'worker.js');
 const BASELINE_JS = path.resolve(here, 'baseline-server.js');
 const OIDC_REFERENCE_JS = path.resolve(here, 'oidc-reference-server.js');
 const DEFAULT_ADMIN_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -347,6 +348,8 @@ async function main(): Promise<number> {
   const rows: Row[] = [];
   let startupRss: number | undefined;
   let appPeakRss: number | undefined;
+  let workerPeakRss: number | undefined;
+  let workerStartupRss: number | undefined;
 
   try {
     log(`${selected.map((s) => s.name).join(', ')}: ${options.connections} connections, ${options.warmup} s warm-up + ${options.duration} s each`);
@@ -373,7 +376,7 @@ async function main(): Promise<number> {
 
     const port = await freeLoopbackPort();
     const appUrl = `http://127.0.0.1:${port}`;
-    const app = startNodeChild('app', MAIN_JS, ['--web-only'], {
+    const appEnv: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
@@ -391,12 +394,21 @@ async function main(): Promise<number> {
       OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE: '1000000',
       OAUTH_CLIENT_AUTH_FAILURES_PER_15MIN: '1000000',
       OAUTH_PROXY_RATE_LIMIT_PER_MINUTE: '1000000',
-    });
+    };
+    const app = startNodeChild('app', MAIN_JS, ['--web-only'], appEnv);
     cleanup.add('stop app', () => stopChild(app));
     const appStarted = Date.now();
     await waitForHttp200(`${appUrl}/api/health`, app, APP_START_TIMEOUT_MS);
     startupRss = memoryOf(app.process.pid)?.rss;
     log(`app ready at ${appUrl} in ${((Date.now() - appStarted) / 1000).toFixed(1)} s (pid ${app.process.pid}, RSS ${fmt.mb(startupRss)})`);
+
+    // A separate worker process, as in production (web and workers apart): its queues, sweepers
+    // and heartbeats run during every scenario, and its peak RSS is reported with the web's.
+    const worker = startNodeChild('worker', WORKER_JS, [], appEnv);
+    cleanup.add('stop worker', () => stopChild(worker));
+    await waitForHttp200(`${appUrl}/api/health`, app, APP_START_TIMEOUT_MS);
+    workerStartupRss = memoryOf(worker.process.pid)?.rss;
+    log(`worker started (pid ${worker.process.pid}, RSS ${fmt.mb(workerStartupRss)})`);
 
     const baseline = startNodeChild('baseline', BASELINE_JS, [], { ...process.env }, { ipc: true });
     cleanup.add('stop baseline', () => stopChild(baseline));
@@ -450,6 +462,7 @@ async function main(): Promise<number> {
       }
     }
     appPeakRss = memoryOf(app.process.pid)?.peakRss;
+    workerPeakRss = memoryOf(worker.process.pid)?.peakRss;
   } catch (error) {
     log(`aborted: ${error instanceof Error ? error.message : String(error)}`);
     await withTimeout(cleanup.run(), CLEANUP_TIMEOUT_MS, 'cleanup').catch((e: Error) => log(e.message));
@@ -466,7 +479,8 @@ async function main(): Promise<number> {
   console.log('');
   for (const row of rows) for (const note of row.notes ?? []) console.log(`${row.name}: ${note}`);
   for (const note of referenceNotes(rows)) console.log(note);
-  console.log(`App peak RSS (VmHWM) over the run: ${fmt.mb(appPeakRss)}; RSS after startup: ${fmt.mb(startupRss)}.`);
+  console.log(`Web process peak RSS (VmHWM) over the run: ${fmt.mb(appPeakRss)}; RSS after startup: ${fmt.mb(startupRss)}.`);
+  console.log(`Worker process peak RSS (VmHWM) over the run: ${fmt.mb(workerPeakRss)}; RSS after startup: ${fmt.mb(workerStartupRss)}.`);
   console.log(
     `${options.connections} connections, ${options.warmup} s warm-up + ${options.duration} s measured per scenario; ` +
       `${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGiB} GiB RAM, Node ${machine.node}, ${machine.platform}. ` +

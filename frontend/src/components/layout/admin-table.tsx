@@ -31,7 +31,8 @@ export function AdminTable({ className, children, ...props }: ComponentProps<'ta
       ref={ref}
       className="overflow-x-auto rounded-2xl border bg-card shadow-soft"
       tabIndex={scrollable ? 0 : undefined}
-      role={scrollable && named ? 'region' : undefined}
+      // A group, not a region: the section around it is already the landmark with this name.
+      role={scrollable && named ? 'group' : undefined}
       aria-label={scrollable ? props['aria-label'] : undefined}
       aria-labelledby={scrollable ? props['aria-labelledby'] : undefined}
       data-scrollable={scrollable ? 'true' : undefined}

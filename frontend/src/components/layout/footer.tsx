@@ -16,7 +16,7 @@ export function Footer() {
   return (
     <footer className="border-t border-border/70 bg-card/60">
       <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-10 sm:px-6 md:flex-row md:items-center md:justify-between">
-        <p className="text-sm font-medium text-foreground" data-testid="footer-copyright">
+        <p className="shrink-0 text-sm font-medium whitespace-nowrap text-foreground" data-testid="footer-copyright">
           {t('footer.copyright', { year })}
         </p>
         <nav aria-label={t('footer.legalNav')}>
