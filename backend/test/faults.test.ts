@@ -348,4 +348,28 @@ describe('a worker process killed in the middle of a job', () => {
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
   }, 60_000);
+
+  it('SIGTERM while mailing: the worker finishes the job, then exits cleanly', async () => {
+    const worker = startWorker();
+    await waitFor(async () => (await queue.getWorkersCount()) === 1, 'a worker to listen on the queue', 30_000);
+    let released = false;
+    let exitedBeforeRelease = false;
+    void worker.exited.then(() => (exitedBeforeRelease = !released));
+
+    smtp.holdAnswers();
+    const email = uniqueEmail('sigterm');
+    expect((await sendContact(t, email)).status).toBe(202);
+    const { id } = (await messageByEmail(t, email))!;
+    await waitFor(async () => smtp.held === 1, 'the worker to be mailing the message');
+
+    worker.child.kill('SIGTERM');
+    await waitFor(async () => worker.output().includes('Received SIGTERM'), 'the worker to start shutting down');
+    released = true;
+    smtp.releaseAnswers();
+
+    expect(await worker.exited).toBe(0);
+    expect(exitedBeforeRelease).toBe(false);
+    expect(smtp.mailsFor(id)).toHaveLength(1);
+    expect(await messageByEmail(t, email)).toMatchObject({ status: 'sent', attempts: 1 });
+  }, 60_000);
 });
