@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { seedSession, signIn } from '../support/db.js';
+import { createApp } from '../support/oauth.js';
 
 /** Picks a country through the header's language button, the way a person would. */
 async function chooseCountry(page: Page, search: string, code: string): Promise<void> {
@@ -63,5 +64,49 @@ test.describe('every language', () => {
     await chooseCountry(page, 'españa', 'ES');
     await expect(page.getByText('Servicios disponibles')).toBeVisible();
     await expect(htmlLang(page)).toHaveAttribute('lang', 'es');
+  });
+
+  test('what the server writes follows the language too: consent errors and permissions, service descriptions', async ({ page, request }) => {
+    const admin = await seedSession('admin');
+    const app = await createApp(request, admin.token, {
+      name: `Agenda ${Date.now().toString(36)}`,
+      redirect_uris: ['http://127.0.0.1:7777/cb'],
+      allowed_scopes: ['openid', 'profile', 'service:spotify'],
+    });
+    await signIn(page, await seedSession('user'));
+    await page.goto('/');
+    await chooseCountry(page, 'united kingdom', 'GB');
+
+    // An unknown app: the refusal comes from the API, in English.
+    await page.goto(
+      '/oauth/authorize?client_id=nobody&response_type=code&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256',
+    );
+    await expect(page.getByTestId('consent-error-message')).toHaveText('This application does not exist or is disabled.');
+
+    // A real app: what each permission means, written by the API, in English.
+    const consent = new URLSearchParams({
+      client_id: app.client_id,
+      redirect_uri: 'http://127.0.0.1:7777/cb',
+      response_type: 'code',
+      scope: 'profile service:spotify',
+      state: 'xyz',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+    });
+    await page.goto(`/oauth/authorize?${consent}`);
+    const scopes = page.getByTestId('consent-scopes').getByRole('listitem');
+    await expect(scopes).toHaveText(['See your username', 'Use your connected spotify account on your behalf']);
+
+    // The dashboard card shows Life's own description of Spotify in the language on screen, and
+    // follows a switch to Japanese without a reload.
+    await page.goto('/dashboard');
+    const spotify = page.locator('[data-testid="service-tile"][data-service="spotify"]').getByTestId('service-description');
+    await expect(spotify).toHaveAttribute('title', 'Your music, playlists and favourite podcasts on Spotify.');
+    await chooseCountry(page, 'jap', 'JP');
+    await expect(spotify).toHaveAttribute('title', 'Spotify のお気に入りの音楽、プレイリスト、ポッドキャスト。');
+
+    // The consent screen follows too: the API is asked again in Japanese.
+    await page.goto(`/oauth/authorize?${consent}`);
+    await expect(scopes).toHaveText(['ユーザー名の表示', '連携している spotify アカウントをあなたに代わって利用']);
   });
 });

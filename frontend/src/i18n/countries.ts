@@ -1,7 +1,8 @@
+import { LANGUAGES } from '@life/contracts';
 import { normalizeForSearch } from '@/lib/utils';
 
-/** The UI languages, one locale file each (Spanish first: it is the source and the default). */
-export const LOCALE_CODES = ['es', 'en', 'pt', 'fr', 'de', 'it', 'ja', 'zh'] as const;
+/** The UI languages, one locale file each (Spanish first: it is the source and the default); the API answers in the same eight. */
+export const LOCALE_CODES = LANGUAGES;
 
 export type LocaleCode = (typeof LOCALE_CODES)[number];
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import i18n from '@/i18n/i18n';
 import { ApiError, apiErrorMessage, apiRequest, setUnauthorizedHandler } from './api-client';
 import { logout } from './auth';
 import { shouldRetry } from './query-client';
@@ -37,6 +38,19 @@ describe('apiRequest', () => {
     await apiRequest('/api/x', { auth: false });
     expect(sentHeaders(0).Authorization).toBeUndefined();
     expect(sentHeaders(1).Authorization).toBeUndefined();
+  });
+
+  it('asks for answers in the language on screen (Accept-Language)', async () => {
+    fetchMock.mockImplementation(async () => jsonResponse(200, {}));
+    await apiRequest('/api/x');
+    await i18n.changeLanguage('ja');
+    try {
+      await apiRequest('/api/x');
+    } finally {
+      await i18n.changeLanguage('es');
+    }
+    expect(sentHeaders(0)['Accept-Language']).toBe('es');
+    expect(sentHeaders(1)['Accept-Language']).toBe('ja');
   });
 
   it('validates the answer with the given schema', async () => {

@@ -1,4 +1,5 @@
 import { ApiErrorSchema } from '@life/contracts';
+import i18n from '@/i18n/i18n';
 import type { z } from 'zod';
 import { clearSession, getAuthToken } from './session';
 
@@ -39,6 +40,14 @@ export function apiErrorMessage(error: unknown): string | undefined {
   if (!(error instanceof ApiError) || error.code === NON_JSON_ERROR) return undefined;
   if (error.details.length > 0) return error.details.map((problem) => problem.message).join(' ');
   return error.message || undefined;
+}
+
+/**
+ * The language on screen, sent as `Accept-Language` with every call: the API answers its
+ * messages (errors, validation problems, what an app's permissions mean) in it.
+ */
+export function languageHeaders(): Record<string, string> {
+  return { 'Accept-Language': i18n.language || 'es' };
 }
 
 type UnauthorizedHandler = () => void;
@@ -89,7 +98,7 @@ export async function apiRequest<TSchema extends z.ZodType | undefined = undefin
   options: RequestOptions<TSchema> = {},
 ): Promise<Result<TSchema>> {
   const { method = 'GET', body, schema, auth = true, ignoreUnauthorized = false, signal } = options;
-  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+  const headers: Record<string, string> = { Accept: 'application/json', ...languageHeaders(), ...options.headers };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const token = auth ? getAuthToken() : null;
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -126,7 +135,7 @@ export interface DownloadedFile {
  * carry the token), for the caller to save. Errors are `ApiError`s as usual.
  */
 export async function apiDownload(path: string, options: { signal?: AbortSignal } = {}): Promise<DownloadedFile> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: 'application/json', ...languageHeaders() };
   const token = getAuthToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   const response = await fetch(path, { headers, signal: options.signal });

@@ -9,3 +9,4 @@ export * from './services.js';
 export * from './oauth.js';
 export * from './audit.js';
 export * from './data-rights.js';
+export * from './languages.js';

@@ -3,11 +3,15 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import type { Observable } from 'rxjs';
 import type { ZodType } from 'zod';
+import type { Language } from '@life/contracts';
+import { requestLanguage } from '../i18n/language.js';
+import { zodErrorMap } from '../i18n/zod-locale.js';
 import { ValidationError, type FieldProblem } from './app-error.js';
 import { CONTRACT_KEY, type ContractSpec } from './contract.js';
 
-function parsePart(schema: ZodType, value: unknown, part: 'params' | 'query' | 'body'): unknown {
-  const result = schema.safeParse(value);
+/** Zod's own messages come in the request's language; messages our schemas set are Spanish and the error filter translates them. */
+function parsePart(schema: ZodType, value: unknown, part: 'params' | 'query' | 'body', language: Language): unknown {
+  const result = schema.safeParse(value, { error: zodErrorMap(language) });
   if (result.success) return result.data;
   const details: FieldProblem[] = result.error.issues.slice(0, 20).map((issue) => ({
     path: [part, ...issue.path.map(String)].join('.'),
@@ -38,11 +42,12 @@ export class ContractInterceptor implements NestInterceptor {
       const request = context.switchToHttp().getRequest<FastifyRequest & { params: unknown; query: unknown; body: unknown }>();
       for (const part of ['params', 'query', 'body'] as const) {
         const where = findNul(request[part], part);
-        if (where) throw new ValidationError([{ path: where, message: 'Text must not contain NUL characters.' }]);
+        if (where) throw new ValidationError([{ path: where, message: 'El texto no puede contener caracteres NUL.' }]);
       }
-      if (spec.params) request.params = parsePart(spec.params, request.params ?? {}, 'params');
-      if (spec.query) request.query = parsePart(spec.query, request.query ?? {}, 'query');
-      if (spec.body) request.body = parsePart(spec.body, request.body ?? {}, 'body');
+      const language = requestLanguage(request);
+      if (spec.params) request.params = parsePart(spec.params, request.params ?? {}, 'params', language);
+      if (spec.query) request.query = parsePart(spec.query, request.query ?? {}, 'query', language);
+      if (spec.body) request.body = parsePart(spec.body, request.body ?? {}, 'body', language);
     }
     return next.handle();
   }

@@ -1,5 +1,8 @@
 import { ArgumentsHost, Catch, HttpException, HttpStatus, Logger, NotFoundException, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Language } from '@life/contracts';
+import { translate } from '../i18n/catalog.js';
+import { requestLanguage } from '../i18n/language.js';
 import { AppError } from './app-error.js';
 import { dependencyOutage } from './dependency-outage.js';
 import { isApiPath, pathOf, SpaIndex, wantsHtml } from './spa.js';
@@ -69,6 +72,20 @@ function oauthShaped<T extends { status: number; body: ErrorBody }>(pathname: st
   return { ...answer, body: { ...answer.body, error, error_description: description } };
 }
 
+/** The texts of an error answer in the request's language (codes, paths and ids stay as they are). */
+function localized<T extends { status: number; body: ErrorBody }>(answer: T, language: Language): T {
+  if (language === 'es') return answer;
+  const { body } = answer;
+  return {
+    ...answer,
+    body: {
+      ...body,
+      message: translate(body.message, language),
+      ...(body.details ? { details: body.details.map((problem) => ({ ...problem, message: translate(problem.message, language) })) } : {}),
+    },
+  };
+}
+
 /** The answer while a service the app needs (PostgreSQL, Redis) is away: nothing is wrong with the request. */
 function unavailable(): { status: number; body: ErrorBody; headers: Record<string, string> } {
   return {
@@ -80,7 +97,7 @@ function unavailable(): { status: number; body: ErrorBody; headers: Record<strin
 
 /**
  * The one place errors become HTTP answers: `{ error, message }` with the right
- * status, never a stack trace. PostgreSQL or Redis away (refused, cut, timed out) is a 503 with
+ * status, never a stack trace, the message in the language the request asked for (Accept-Language). PostgreSQL or Redis away (refused, cut, timed out) is a 503 with
  * Retry-After; other unknown errors are logged with the request id and answered as a generic 500
  * that quotes that id.
  */
@@ -106,7 +123,8 @@ export class GlobalExceptionFilter implements ExceptionFilter {
 
     // Errors the code chose (AppError, HttpException) keep their status; the rest may be an outage.
     const outage = exception instanceof AppError || exception instanceof HttpException ? undefined : dependencyOutage(exception);
-    const { status, body, headers } = oauthShaped(pathOf(request.url), outage ? unavailable() : this.toResponse(exception));
+    const answer = localized(outage ? unavailable() : this.toResponse(exception), requestLanguage(request));
+    const { status, body, headers } = oauthShaped(pathOf(request.url), answer);
     if (outage) {
       // Expected while PostgreSQL or Redis is away: one line per request, no stack.
       this.logger.warn({ requestId, dependency: outage, reason: exception instanceof Error ? exception.message : String(exception) }, 'Service unavailable');

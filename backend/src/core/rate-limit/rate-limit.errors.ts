@@ -7,7 +7,7 @@ export enum RateLimitErrorCode {
 /** 429 with `Retry-After` (whole seconds, at least 1): when the caller may try again. */
 export class RateLimitError extends AppError {
   constructor(readonly retryAfterSeconds: number) {
-    super(429, RateLimitErrorCode.TooManyRequests, `Too many requests: try again in ${retryAfterSeconds} s.`, undefined, {
+    super(429, RateLimitErrorCode.TooManyRequests, `Demasiadas peticiones: vuelve a intentarlo dentro de ${retryAfterSeconds} s.`, undefined, {
       'retry-after': String(retryAfterSeconds),
     });
   }

@@ -18,7 +18,10 @@ export async function appleClientSecret(storedSecret: string, clientId: string, 
   try {
     parsed = AppleSecretSchema.parse(JSON.parse(storedSecret));
   } catch {
-    throw new AuthError(AuthErrorCode.ProviderUnavailable, 'Apple is misconfigured: its secret must be JSON {"team_id","key_id","private_key"}.');
+    throw new AuthError(
+      AuthErrorCode.ProviderUnavailable,
+      'El inicio de sesión con Apple está mal configurado: su secreto debe ser JSON {"team_id","key_id","private_key"}.',
+    );
   }
   const key = await importPKCS8(parsed.private_key, 'ES256');
   const now = Math.floor(Date.now() / 1000);

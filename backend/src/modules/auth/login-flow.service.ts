@@ -173,7 +173,7 @@ export class LoginFlowService {
       code_verifier: codeVerifier,
     });
     if (provider.family === 'apple') {
-      if (!provider.clientSecret) throw new AuthError(AuthErrorCode.ProviderUnavailable, 'Apple has no key configured.');
+      if (!provider.clientSecret) throw new AuthError(AuthErrorCode.ProviderUnavailable, 'El inicio de sesión con Apple no tiene su clave configurada.');
       body.set('client_secret', await appleClientSecret(provider.clientSecret, provider.clientId, provider.baseUrl));
     } else if (provider.clientSecret) {
       body.set('client_secret', provider.clientSecret);
@@ -226,15 +226,16 @@ export class LoginFlowService {
   }
 
   private async identifyGithub(provider: EffectiveProvider, accessToken: string): Promise<ProviderIdentity> {
-    if (!provider.userUrl) throw new AuthError(AuthErrorCode.ProviderUnavailable, 'GitHub has no user URL configured.');
+    if (!provider.userUrl) throw new AuthError(AuthErrorCode.ProviderUnavailable, 'El inicio de sesión con GitHub no tiene configurada la URL de la cuenta.');
     const headers = { authorization: `Bearer ${accessToken}`, accept: 'application/vnd.github+json', 'user-agent': 'Life' };
     const get = async (url: string) => {
       const response = await fetch(url, { headers, signal: AbortSignal.timeout(TIMEOUT_MS) }).catch(() => undefined);
-      if (!response?.ok) throw new AuthError(AuthErrorCode.ProviderError, 'GitHub did not return the account.');
+      if (!response?.ok) throw new AuthError(AuthErrorCode.ProviderError, 'GitHub no devolvió la cuenta.');
       return (await response.json()) as unknown;
     };
     const profile = (await get(provider.userUrl)) as { id?: unknown; login?: unknown };
-    if (typeof profile.id !== 'number' && typeof profile.id !== 'string') throw new AuthError(AuthErrorCode.ProviderError, 'GitHub returned no account id.');
+    if (typeof profile.id !== 'number' && typeof profile.id !== 'string')
+      throw new AuthError(AuthErrorCode.ProviderError, 'GitHub no devolvió el identificador de la cuenta.');
     const emails = (await get(`${provider.userUrl.replace(/\/$/, '')}/emails`)) as { email?: unknown; primary?: unknown; verified?: unknown }[];
     const verified = Array.isArray(emails) ? emails.filter((e) => e.verified === true && typeof e.email === 'string') : [];
     const chosen = verified.find((e) => e.primary === true) ?? verified[0];

@@ -30,11 +30,11 @@ export class OidcVerifier {
     } catch (error) {
       throw new AuthError(
         AuthErrorCode.ProviderError,
-        `Could not read the provider's OpenID configuration (${error instanceof Error ? error.message : 'error'}).`,
+        `No se pudo leer la configuración OpenID del proveedor (${error instanceof Error ? error.message : 'error'}).`,
       );
     }
     if (typeof document.issuer !== 'string' || typeof document.jwks_uri !== 'string') {
-      throw new AuthError(AuthErrorCode.ProviderError, "The provider's OpenID configuration has no issuer or jwks_uri.");
+      throw new AuthError(AuthErrorCode.ProviderError, 'La configuración OpenID del proveedor no tiene issuer ni jwks_uri.');
     }
     const discovery = { issuer: document.issuer, jwks: createRemoteJWKSet(new URL(document.jwks_uri), { timeoutDuration: 10_000 }), fetchedAt: Date.now() };
     this.cache.set(baseUrl, discovery);
@@ -52,7 +52,8 @@ export class OidcVerifier {
       } catch {
         tid = undefined;
       }
-      if (typeof tid !== 'string' || !/^[0-9a-f-]{36}$/i.test(tid)) throw new AuthError(AuthErrorCode.InvalidIdToken, 'The id_token names no valid tenant.');
+      if (typeof tid !== 'string' || !/^[0-9a-f-]{36}$/i.test(tid))
+        throw new AuthError(AuthErrorCode.InvalidIdToken, 'El id_token no indica un inquilino (tid) válido.');
       issuer = issuer.replace('{tenantid}', tid);
     }
     let payload: JWTPayload;
@@ -64,10 +65,10 @@ export class OidcVerifier {
         clockTolerance: 60,
       }));
     } catch (error) {
-      throw new AuthError(AuthErrorCode.InvalidIdToken, `The id_token is not valid (${error instanceof Error ? error.message : 'error'}).`);
+      throw new AuthError(AuthErrorCode.InvalidIdToken, `El id_token no es válido (${error instanceof Error ? error.message : 'error'}).`);
     }
-    if (payload.nonce !== options.nonce) throw new AuthError(AuthErrorCode.InvalidIdToken, 'The id_token nonce does not match this sign-in.');
-    if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw new AuthError(AuthErrorCode.InvalidIdToken, 'The id_token has no subject.');
+    if (payload.nonce !== options.nonce) throw new AuthError(AuthErrorCode.InvalidIdToken, 'El nonce del id_token no corresponde a este inicio de sesión.');
+    if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw new AuthError(AuthErrorCode.InvalidIdToken, 'El id_token no tiene sujeto (sub).');
     return payload;
   }
 }

@@ -91,7 +91,7 @@ export class ContactService {
   /** Idempotent: marking it again keeps the first admin and time. */
   async markHandled(id: string, adminEmail: string): Promise<ContactMessageDto> {
     const message = await this.em.findOne(ContactMessage, { id });
-    if (!message) throw new ContactError(ContactErrorCode.MessageNotFound, 'There is no contact message with this id.');
+    if (!message) throw new ContactError(ContactErrorCode.MessageNotFound, 'No hay ningún mensaje de contacto con ese id.');
     if (!message.handledAt) {
       message.handledAt = new Date();
       message.handledBy = adminEmail;

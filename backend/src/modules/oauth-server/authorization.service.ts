@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import OAuth2Server from '@node-oauth/oauth2-server';
-import type { AppGrant, ConsentDecision, ConsentInfo } from '@life/contracts';
+import type { AppGrant, ConsentDecision, ConsentInfo, Language } from '@life/contracts';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { AppError } from '../../core/http/app-error.js';
 import { AuditService } from '../audit/audit.service.js';
@@ -105,14 +105,14 @@ export class AuthorizationService {
     return { client, redirectUri, scopes, state: p.state, codeChallenge: p.code_challenge, nonce: p.nonce };
   }
 
-  async describe(source: unknown): Promise<ConsentInfo> {
+  async describe(source: unknown, language: Language = 'es'): Promise<ConsentInfo> {
     const request = await this.check(source);
     return {
       client_id: request.client.clientId,
       client_name: request.client.name,
       redirect_uri: request.redirectUri,
       scope: request.scopes.join(' '),
-      scopes: describeScopes(request.scopes),
+      scopes: describeScopes(request.scopes, language),
       state: request.state ?? null,
     };
   }
@@ -217,13 +217,13 @@ export class AuthorizationService {
   }
 
   /** Apps holding a grant from this person (profile: 'Aplicaciones con acceso'). */
-  async grantsOf(userId: string): Promise<AppGrant[]> {
+  async grantsOf(userId: string, language: Language = 'es'): Promise<AppGrant[]> {
     const grants = await this.em.find(OAuthGrant, { user: userId, revokedAt: null }, { populate: ['client'], orderBy: { createdAt: 'desc' } });
     return grants.map((grant) => ({
       id: grant.id,
       client_id: grant.client.clientId,
       client_name: grant.client.name,
-      scopes: describeScopes(grant.scopes),
+      scopes: describeScopes(grant.scopes, language),
       granted_at: grant.createdAt.toISOString(),
       updated_at: grant.updatedAt.toISOString(),
     }));

@@ -1,5 +1,6 @@
 import { Controller, Delete, Get, HttpCode, Param } from '@nestjs/common';
-import { AppGrantListSchema, AppGrantParamsSchema } from '@life/contracts';
+import { AppGrantListSchema, AppGrantParamsSchema, type Language } from '@life/contracts';
+import { RequestLanguage } from '../../core/i18n/request-language.decorator.js';
 import { Contract } from '../../core/http/contract.js';
 import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-user.decorator.js';
 import { AuthorizationService } from './authorization.service.js';
@@ -12,8 +13,8 @@ export class GrantsController {
 
   @Get()
   @Contract({ summary: 'Apps holding a grant from me, with their scopes and date', tags: ['apps'], access: 'session', response: AppGrantListSchema })
-  list(@CurrentUser() user: AuthenticatedUser) {
-    return this.authorization.grantsOf(user.id);
+  list(@CurrentUser() user: AuthenticatedUser, @RequestLanguage() language: Language) {
+    return this.authorization.grantsOf(user.id, language);
   }
 
   @Delete(':id')

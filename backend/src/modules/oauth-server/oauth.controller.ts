@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { CONSENT_ACTIONS, ConsentDecisionSchema, ConsentInfoSchema } from '@life/contracts';
+import { CONSENT_ACTIONS, ConsentDecisionSchema, ConsentInfoSchema, type Language } from '@life/contracts';
+import { RequestLanguage } from '../../core/i18n/request-language.decorator.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
@@ -104,8 +105,8 @@ export class OAuthController {
     query: AuthorizeQuerySchema,
     response: ConsentInfoSchema,
   })
-  describe(@Query() query: Record<string, unknown>) {
-    return this.authorization.describe(query);
+  describe(@Query() query: Record<string, unknown>, @RequestLanguage() language: Language) {
+    return this.authorization.describe(query, language);
   }
 
   @Post('oauth/authorize')

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { BASE_SCOPES, SERVICE_NAMES, serviceScope } from '@life/contracts';
+import { BASE_SCOPES, LANGUAGES, SERVICE_NAMES, serviceScope } from '@life/contracts';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { ClientsService } from './clients.service.js';
 import type { OAuthClient } from './entities/oauth-client.entity.js';
@@ -135,7 +135,7 @@ export class ProtocolService {
       introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
       authorization_response_iss_parameter_supported: true,
       service_documentation: `${issuer}/api/docs`,
-      ui_locales_supported: ['es', 'en'],
+      ui_locales_supported: [...LANGUAGES],
     };
     if (!openid) return common;
     return {

@@ -1,4 +1,5 @@
-import { type BASE_SCOPES, isKnownScope, SERVICE_SCOPE_PREFIX } from '@life/contracts';
+import { type BASE_SCOPES, isKnownScope, type Language, SERVICE_SCOPE_PREFIX } from '@life/contracts';
+import { translate } from '../../core/i18n/catalog.js';
 import { OAuthProtocolError } from './oauth.errors.js';
 
 const DESCRIPTIONS: Record<(typeof BASE_SCOPES)[number], string> = {
@@ -9,14 +10,16 @@ const DESCRIPTIONS: Record<(typeof BASE_SCOPES)[number], string> = {
   'services:read': 'Ver qué servicios tienes conectados (nunca sus credenciales)',
 };
 
-/** What the consent screen says for one scope, in Spanish. */
+/** What the consent screen says for one scope, in Spanish (the source text). */
 export function describeScope(scope: string): string {
   if (scope in DESCRIPTIONS) return DESCRIPTIONS[scope as keyof typeof DESCRIPTIONS];
   if (scope.startsWith(SERVICE_SCOPE_PREFIX)) return `Usar tu cuenta conectada de ${scope.slice(SERVICE_SCOPE_PREFIX.length)} en tu nombre`;
   return scope;
 }
 
-export const describeScopes = (scopes: readonly string[]) => scopes.map((scope) => ({ scope, description: describeScope(scope) }));
+/** Each scope with what it lets the app do, in the asked language. */
+export const describeScopes = (scopes: readonly string[], language: Language = 'es') =>
+  scopes.map((scope) => ({ scope, description: translate(describeScope(scope), language) }));
 
 /** Space-separated scope string → unique list (RFC 6749 §3.3); unknown scopes are refused. */
 export function parseScope(raw: string | undefined | null): string[] {

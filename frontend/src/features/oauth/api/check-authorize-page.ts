@@ -1,4 +1,5 @@
 import type { OAuthClientView } from '@life/contracts';
+import { languageHeaders } from '@/lib/api-client';
 import { getAuthToken } from '@/lib/session';
 
 /** What Autorizar asks for (spec sections 7 and 9). */
@@ -31,7 +32,7 @@ async function failureMessage(response: Response): Promise<string> {
  * backend that cannot be reached is reported before the dialog opens. Rejects with the reason.
  */
 export async function checkAuthorizePage(url: string): Promise<void> {
-  const headers: Record<string, string> = { Accept: 'text/html' };
+  const headers: Record<string, string> = { Accept: 'text/html', ...languageHeaders() };
   const token = getAuthToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   const response = await fetch(url, { method: 'GET', headers });

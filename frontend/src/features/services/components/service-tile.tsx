@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { truncate } from '@/lib/truncate';
 import { cn } from '@/lib/utils';
+import { catalogDescription } from '../utils/catalog-description';
 import { connectActionFor } from '../utils/service-rules';
 
 /** The red Conectar / Reconectar button of the dashboard (spec section 2) and the admin table. */
@@ -22,13 +23,14 @@ export interface ServiceTileProps {
 /**
  * A dashboard card, 210 × 340 px (spec sections 2 and 9): a top bar (green connected, red not),
  * an edit button, the name, Conectado / Desconectado (in words too, not only by colour),
- * 'Tipo: {service_type}' and the description cut to 40 characters (the full text as tooltip).
+ * 'Tipo: {service_type}' and the description cut to 40 characters (the full text as tooltip; Life's
+ * own descriptions in the language on screen).
  */
 export function ServiceTile({ service, onEdit, onConnect, onDisconnect, connecting = false, disconnecting = false }: ServiceTileProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { connected } = service;
   const action = connectActionFor(service);
-  const description = service.description?.trim() ?? '';
+  const description = catalogDescription(service, i18n);
   const StatusIcon = connected ? CircleCheck : CircleX;
 
   return (
