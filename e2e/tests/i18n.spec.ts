@@ -1,6 +1,8 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { seedSession, signIn } from '../support/db.js';
-import { createApp } from '../support/oauth.js';
+import { SHOTS_DIR, createApp } from '../support/oauth.js';
 
 /** Picks a country through the header's language button, the way a person would. */
 async function chooseCountry(page: Page, search: string, code: string): Promise<void> {
@@ -96,6 +98,8 @@ test.describe('every language', () => {
     await page.goto(`/oauth/authorize?${consent}`);
     const scopes = page.getByTestId('consent-scopes').getByRole('listitem');
     await expect(scopes).toHaveText(['See your username', 'Use your connected spotify account on your behalf']);
+    mkdirSync(SHOTS_DIR, { recursive: true });
+    await page.screenshot({ path: path.join(SHOTS_DIR, 'consent-en.png'), fullPage: true });
 
     // The dashboard card shows Life's own description of Spotify in the language on screen, and
     // follows a switch to Japanese without a reload.
@@ -108,5 +112,7 @@ test.describe('every language', () => {
     // The consent screen follows too: the API is asked again in Japanese.
     await page.goto(`/oauth/authorize?${consent}`);
     await expect(scopes).toHaveText(['ユーザー名の表示', '連携している spotify アカウントをあなたに代わって利用']);
+    await page.setViewportSize({ width: 360, height: 800 });
+    await page.screenshot({ path: path.join(SHOTS_DIR, 'consent-ja-360.png'), fullPage: true });
   });
 });
