@@ -156,7 +156,7 @@ describe('Salud del Sistema: status', () => {
     renderWithProviders(<SystemHealthSection />);
     await screen.findByTestId('system-status');
     expect(within(screen.getByTestId('health-redis')).getByText('Caído')).toHaveAttribute('data-status', 'down');
-    expect(screen.getByTestId('health-redis-latency')).toHaveTextContent('Redis did not answer');
+    expect(screen.getByTestId('health-redis-latency')).toHaveTextContent('No responde');
     expect(within(screen.getByTestId('health-database')).getByText('Operativo')).toBeInTheDocument();
     expect(screen.getByText('Hay servicios caídos')).toBeInTheDocument();
     for (const row of screen.getAllByTestId('health-queue-row')) expect(row).toHaveTextContent('No disponible');

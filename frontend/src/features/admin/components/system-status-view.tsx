@@ -157,7 +157,8 @@ function DependencyCard({ icon, title, dependency, testId }: { icon: LucideIcon;
       <p className="text-sm text-muted-foreground" data-testid={`${testId}-latency`}>
         {up && dependency.latencyMs !== null
           ? t('admin.health.latency', { value: format.milliseconds(dependency.latencyMs) })
-          : (dependency.message ?? t('admin.health.noAnswer'))}
+          : // The probe's own words are English for operators (`/api/health`); the panel says it in the reader's language.
+            t('admin.health.noAnswer')}
       </p>
     </SummaryCard>
   );
