@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { seedSession, signIn } from '../support/db.js';
+import { seedSession, signIn, withDb } from '../support/db.js';
 import { SHOTS_DIR, createApp } from '../support/oauth.js';
 
 /** Picks a country through the header's language button, the way a person would. */
@@ -101,13 +101,17 @@ test.describe('every language', () => {
     mkdirSync(SHOTS_DIR, { recursive: true });
     await page.screenshot({ path: path.join(SHOTS_DIR, 'consent-en.png'), fullPage: true });
 
-    // The dashboard card shows Life's own description of Spotify in the language on screen, and
+    // The dashboard card shows Life's own description of a service in the language on screen (while
+    // it is the shipped text: other specs may rewrite descriptions, so this one sets it first), and
     // follows a switch to Japanese without a reload.
+    await withDb((db) =>
+      db.query("update external_services set description = 'Tus personajes de World of Warcraft en Battle.net.' where service_name = 'wow'"),
+    );
     await page.goto('/dashboard');
-    const spotify = page.locator('[data-testid="service-tile"][data-service="spotify"]').getByTestId('service-description');
-    await expect(spotify).toHaveAttribute('title', 'Your music, playlists and favourite podcasts on Spotify.');
+    const wow = page.locator('[data-testid="service-tile"][data-service="wow"]').getByTestId('service-description');
+    await expect(wow).toHaveAttribute('title', 'Your World of Warcraft characters on Battle.net.');
     await chooseCountry(page, 'jap', 'JP');
-    await expect(spotify).toHaveAttribute('title', 'Spotify のお気に入りの音楽、プレイリスト、ポッドキャスト。');
+    await expect(wow).toHaveAttribute('title', 'Battle.net の World of Warcraft のキャラクター。');
 
     // The consent screen follows too: the API is asked again in Japanese.
     await page.goto(`/oauth/authorize?${consent}`);
