@@ -96,10 +96,10 @@ function unavailable(): { status: number; body: ErrorBody; headers: Record<strin
 }
 
 /**
- * The one place errors become HTTP answers: `{ error, message }` with the right
- * status, never a stack trace, the message in the language the request asked for (Accept-Language). PostgreSQL or Redis away (refused, cut, timed out) is a 503 with
- * Retry-After; other unknown errors are logged with the request id and answered as a generic 500
- * that quotes that id.
+ * The one place errors become HTTP answers: `{ error, message }` with the right status, never a
+ * stack trace, the texts in the language the request asked for (Accept-Language). PostgreSQL or
+ * Redis away (refused, cut, timed out) is a 503 with Retry-After; other unknown errors are logged
+ * with the request id and answered as a generic 500 that quotes that id.
  */
 @Catch()
 export class GlobalExceptionFilter implements ExceptionFilter {
