@@ -119,4 +119,13 @@ test.describe('every language', () => {
     await page.setViewportSize({ width: 360, height: 800 });
     await page.screenshot({ path: path.join(SHOTS_DIR, 'consent-ja-360.png'), fullPage: true });
   });
+
+  test('an app may ask for the consent screen in its language (ui_locales) when the visitor has not chosen one', async ({ page }) => {
+    await page.goto(
+      '/oauth/authorize?client_id=nobody&ui_locales=en-US%20es&response_type=code&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256',
+    );
+    await expect(page.getByTestId('consent-error-message')).toHaveText('This application does not exist or is disabled.');
+    await expect(htmlLang(page)).toHaveAttribute('lang', 'en');
+    expect(await page.evaluate(() => localStorage.getItem('appLanguage'))).toBeNull();
+  });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { COUNTRIES } from './countries';
 import es from './locales/es.json';
 import i18n, { SUPPORTED_UI_LANGUAGES } from './i18n';
-import { getStoredCountry, selectCountry, startLanguageSync, uiLanguageFor } from './language';
+import { applyRequestedLanguage, getStoredCountry, languageFromUiLocales, selectCountry, startLanguageSync, uiLanguageFor } from './language';
 
 describe('language preference', () => {
   it('defaults to Spain / Spanish when nothing (or garbage) is stored', async () => {
@@ -80,5 +80,25 @@ describe('language preference', () => {
       i18n.removeResourceBundle('es', 'translation');
       i18n.addResourceBundle('es', 'translation', es);
     }
+  });
+
+  it('reads OIDC ui_locales: the first language we speak, regional tags included', () => {
+    expect(languageFromUiLocales('pt-BR en')).toBe('pt');
+    expect(languageFromUiLocales('ko  zh-Hans-CN')).toBe('zh');
+    expect(languageFromUiLocales('ko tlh')).toBeUndefined();
+    expect(languageFromUiLocales('')).toBeUndefined();
+    expect(languageFromUiLocales(null)).toBeUndefined();
+  });
+
+  it('an app’s ui_locales applies to a visitor without a choice, unstored; a chosen country wins', async () => {
+    localStorage.removeItem('appLanguage');
+    await i18n.changeLanguage('es');
+    await applyRequestedLanguage('fr-CA');
+    expect(i18n.language).toBe('fr');
+    expect(localStorage.getItem('appLanguage')).toBeNull();
+
+    await selectCountry('DE');
+    await applyRequestedLanguage('ja');
+    expect(i18n.language).toBe('de');
   });
 });

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { STORAGE_KEYS } from '@life/contracts';
 import { readItem, subscribeToStorage, writeItem } from '@/lib/local-store';
-import { DEFAULT_COUNTRY, findCountry, isCountryCode, type CountryCode } from './countries';
+import { DEFAULT_COUNTRY, findCountry, isCountryCode, isLocaleCode, type CountryCode } from './countries';
 import i18n, { type UiLanguage } from './i18n';
 
 /** The stored country (localStorage `appLanguage` holds a country code such as "BR"), default ES. */
@@ -63,6 +63,29 @@ export function startLanguageSync(): Promise<void> {
     subscribeToStorage(() => void applyCountry(getStoredCountry()));
   }
   return applied;
+}
+
+/**
+ * OpenID Connect's `ui_locales` (space-separated language tags, preferred first): the first one
+ * we speak (`pt-BR` → pt), if any.
+ */
+export function languageFromUiLocales(uiLocales: string | null): UiLanguage | undefined {
+  for (const tag of (uiLocales ?? '').slice(0, 200).split(' ')) {
+    const primary = tag.trim().toLowerCase().split('-')[0];
+    if (isLocaleCode(primary)) return primary;
+  }
+  return undefined;
+}
+
+/**
+ * An app may ask for the consent screen in a language (`ui_locales`). A person who has picked a
+ * country keeps their choice; otherwise the screen switches to the app's language for this visit,
+ * without storing it.
+ */
+export function applyRequestedLanguage(uiLocales: string | null): Promise<void> {
+  const wanted = languageFromUiLocales(uiLocales);
+  if (!wanted || isCountryCode(readItem(STORAGE_KEYS.appLanguage)) || wanted === i18n.language) return Promise.resolve();
+  return i18n.changeLanguage(wanted).then(() => undefined);
 }
 
 export function useCountry(): CountryCode {

@@ -13,9 +13,10 @@ export function getAppGrants({ signal, ignoreUnauthorized = false }: { signal?: 
   return apiRequest('/api/users/me/apps', { schema: AppGrantListSchema, signal, ignoreUnauthorized });
 }
 
-export function appGrantsQueryOptions() {
+/** The permission texts come in the asked language, so the language is part of the key (invalidate by APP_GRANTS_QUERY_KEY). */
+export function appGrantsQueryOptions(language: string) {
   return queryOptions({
-    queryKey: APP_GRANTS_QUERY_KEY,
+    queryKey: [...APP_GRANTS_QUERY_KEY, language],
     queryFn: ({ signal }) => getAppGrants({ signal }),
   });
 }

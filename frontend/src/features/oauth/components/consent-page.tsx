@@ -7,6 +7,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import { PageStatus } from '@/components/layout/page-status';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { applyRequestedLanguage } from '@/i18n/language';
 import { ApiError, apiErrorMessage } from '@/lib/api-client';
 import { APP_GRANTS_QUERY_KEY, getAppGrants } from '@/lib/app-grants';
 import { loginPath } from '@/lib/auth';
@@ -45,7 +46,8 @@ function hostOf(url: string): string | undefined {
  * from its own query string; the server checks it (`GET /oauth/authorize` as JSON, no bearer)
  * and its error message is shown here, never a redirect. Signed out, it offers GitHub sign-in
  * that comes back to this same request; signed in, Permitir / Denegar, or an automatic yes
- * when a grant already covers the request (unless `prompt=consent`).
+ * when a grant already covers the request (unless `prompt=consent`). `ui_locales` picks the
+ * language for a visitor who has not chosen one.
  */
 export function ConsentPage() {
   const { t } = useTranslation();
@@ -54,6 +56,11 @@ export function ConsentPage() {
   const [{ pathname, search }] = useState(() => ({ pathname: router.history.location.pathname, search: router.history.location.search }));
   const { isSignedIn } = useSession();
   const consent = useConsentInfo(search);
+
+  // The app may ask for a language (OIDC ui_locales); a person's own choice wins.
+  useEffect(() => {
+    void applyRequestedLanguage(new URLSearchParams(search).get('ui_locales'));
+  }, [search]);
 
   useEffect(() => {
     if (consent.error) console.error('Error cargando la solicitud de acceso', consent.error);

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { appGrantsQueryOptions } from '@/lib/app-grants';
+import { APP_GRANTS_QUERY_KEY } from '@/lib/app-grants';
 
 /** `DELETE /api/users/me/apps/{id}` → 204: the grant and every token issued under it are revoked. */
 export async function revokeAppGrant({ id }: { id: string }): Promise<void> {
@@ -14,6 +14,6 @@ export function useRevokeAppGrant() {
     onError: (error) => {
       console.error('Error revocando el acceso de la aplicación', error);
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: appGrantsQueryOptions().queryKey }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: APP_GRANTS_QUERY_KEY }),
   });
 }
