@@ -110,6 +110,8 @@ test.describe('every language', () => {
     await page.goto('/dashboard');
     const wow = page.locator('[data-testid="service-tile"][data-service="wow"]').getByTestId('service-description');
     await expect(wow).toHaveAttribute('title', 'Your World of Warcraft characters on Battle.net.');
+    await wow.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(SHOTS_DIR, 'dashboard-en.png') });
     await chooseCountry(page, 'jap', 'JP');
     await expect(wow).toHaveAttribute('title', 'Battle.net の World of Warcraft のキャラクター。');
 

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { truncate } from '@/lib/truncate';
 import { cn } from '@/lib/utils';
-import { catalogDescription } from '../utils/catalog-description';
+import { catalogDescription, catalogType } from '../utils/catalog-description';
 import { connectActionFor } from '../utils/service-rules';
 
 /** The red Conectar / Reconectar button of the dashboard (spec section 2) and the admin table. */
@@ -61,7 +61,7 @@ export function ServiceTile({ service, onEdit, onConnect, onDisconnect, connecti
           <StatusIcon aria-hidden="true" className="size-4 shrink-0" />
           {connected ? t('services.connected') : t('services.disconnected')}
         </p>
-        <p className="text-sm text-muted-foreground">{t('services.type', { type: service.service_type })}</p>
+        <p className="text-sm text-muted-foreground">{t('services.type', { type: catalogType(service.service_type, i18n) })}</p>
         <p className="text-sm leading-relaxed text-foreground/80 break-words" title={description || undefined} data-testid="service-description">
           {truncate(description)}
         </p>

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import i18n from '@/i18n/i18n';
 import es from '@/i18n/locales/es.json';
 import en from '@/i18n/locales/en.json';
-import { catalogDescription } from './catalog-description';
+import { catalogDescription, catalogType } from './catalog-description';
 
 afterEach(async () => {
   await i18n.changeLanguage('es');
@@ -24,5 +24,14 @@ describe('catalogDescription', () => {
     expect(catalogDescription({ service_name: 'spotify', description: 'Mi Spotify de la oficina' }, i18n)).toBe('Mi Spotify de la oficina');
     expect(catalogDescription({ service_name: 'servicio-nuevo', description: 'Algo nuevo' }, i18n)).toBe('Algo nuevo');
     expect(catalogDescription({ service_name: 'spotify', description: null }, i18n)).toBe('');
+  });
+
+  it('shows Life’s own service types in the language on screen and other types as written', async () => {
+    expect(catalogType('música', i18n)).toBe('música');
+    await i18n.changeLanguage('en');
+    expect(catalogType('música', i18n)).toBe(en.services.catalogTypes['música']);
+    expect(catalogType('música', i18n)).toBe('music');
+    expect(catalogType('podcasts raros', i18n)).toBe('podcasts raros');
+    expect(catalogType('', i18n)).toBe('');
   });
 });

@@ -15,3 +15,13 @@ export function catalogDescription(service: Pick<ExternalServiceDto, 'service_na
   if (!stored || typeof shipped !== 'string' || shipped !== stored) return stored;
   return i18n.t(key);
 }
+
+/**
+ * The type a dashboard card shows ('Tipo: …'). Life's own types (`services.catalogTypes` in es.json,
+ * whose keys are the stored Spanish values) are shown in the language on screen; a type an admin
+ * wrote is shown as written.
+ */
+export function catalogType(serviceType: string, i18n: I18n): string {
+  const key = `services.catalogTypes.${serviceType}`;
+  return serviceType && typeof i18n.getResource(SOURCE_LANGUAGE, 'translation', key) === 'string' ? i18n.t(key) : serviceType;
+}
