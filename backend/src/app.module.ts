@@ -1,5 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { CoreModule, type CoreOptions } from './core/core.module.js';
+import { ENTITIES } from './entities.js';
+import { MIGRATIONS } from './migrations/index.js';
 import { AuditModule } from './modules/audit/audit.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { BillingModule } from './modules/billing/billing.module.js';
@@ -13,12 +15,12 @@ import { UsersModule } from './modules/users/users.module.js';
 
 @Module({})
 export class AppModule {
-  static forRoot(options: CoreOptions): DynamicModule {
+  static forRoot(options: Omit<CoreOptions, 'orm'>): DynamicModule {
     const web = options.role !== 'worker';
     return {
       module: AppModule,
       imports: [
-        CoreModule.forRoot(options),
+        CoreModule.forRoot({ ...options, orm: { entities: ENTITIES, migrations: MIGRATIONS } }),
         AuditModule.forRoot(options.role),
         BillingModule.forRoot(options.role),
         ExternalServicesModule.forRoot(options.role),

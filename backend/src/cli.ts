@@ -10,7 +10,7 @@ import { loadConfig } from './config/config.js';
 import { User } from './modules/users/entities/user.entity.js';
 import { KeyRing, loadKeyRing } from './core/crypto/key-ring.js';
 import { embeddedUrlFile } from './core/database/embedded-postgres.js';
-import { ormConfig } from './core/database/orm.config.js';
+import { appOrmConfig } from './database.js';
 import { assertNodeVersion } from './core/node-version.js';
 import { requestRotation } from './modules/external-services/key-rotation.cli.js';
 import { keyUsage, type Execute } from './modules/external-services/vault-keys.js';
@@ -33,7 +33,7 @@ async function withOrm<T>(work: (orm: MikroORM) => Promise<T>): Promise<T> {
       throw new Error('Set DATABASE_URL, or start the app first (`npm start`): the embedded database is reachable only while it runs.');
     }
   }
-  const orm = await MikroORM.init(ormConfig(databaseUrl));
+  const orm = await MikroORM.init(appOrmConfig(databaseUrl));
   try {
     return await work(orm);
   } finally {

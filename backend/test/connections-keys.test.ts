@@ -5,7 +5,7 @@ import { Job, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { followAuthorize, startServiceStandIns, type ServiceStandIn, type ServiceStandIns } from '../../e2e/standins/services.mjs';
 import { COMMANDS } from '../src/cli.js';
-import { createWebApp, prepareRuntime } from '../src/core/bootstrap.js';
+import { createWebApp, prepareRuntime } from '../src/bootstrap.js';
 import { KeyRing } from '../src/core/crypto/key-ring.js';
 import { LoginProvider } from '../src/modules/auth/entities/login-provider.entity.js';
 import { LoginProvidersService } from '../src/modules/auth/login-providers.service.js';

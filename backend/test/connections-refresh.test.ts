@@ -3,7 +3,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { followAuthorize, startServiceStandIns, type ServiceStandIn, type ServiceStandIns } from '../../e2e/standins/services.mjs';
-import { createWorkerContext, prepareRuntime } from '../src/core/bootstrap.js';
+import { createWorkerContext, prepareRuntime } from '../src/bootstrap.js';
 import { ServicesError } from '../src/modules/external-services/external-services.errors.js';
 import { TOKEN_REFRESH_QUEUE } from '../src/modules/external-services/jobs/token-refresh.job.js';
 import { TokenRefreshSweeper } from '../src/modules/external-services/jobs/token-refresh.sweeper.js';

@@ -5,7 +5,7 @@ import type { Queue } from 'bullmq';
 import { DataExportDocumentSchema, type DataExport } from '@life/contracts';
 import { followAuthorize, startServiceStandIns, type ServiceStandIn, type ServiceStandIns } from '../../e2e/standins/services.mjs';
 import { startStripeStandIn, type StripeStandIn } from '../../e2e/standins/stripe.mjs';
-import { createWorkerContext, prepareRuntime } from '../src/core/bootstrap.js';
+import { createWorkerContext, prepareRuntime } from '../src/bootstrap.js';
 import { AccountErasureService } from '../src/modules/data-rights/account-erasure.service.js';
 import { ACCOUNT_ERASURE_QUEUE, erasureJobId } from '../src/modules/data-rights/jobs/data-rights.jobs.js';
 import { DataRightsSweeper } from '../src/modules/data-rights/jobs/data-rights.sweeper.js';

@@ -1,5 +1,5 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { ormConfig } from '../src/core/database/orm.config.js';
+import { appOrmConfig } from '../src/database.js';
 import { MIGRATIONS } from '../src/migrations/index.js';
 import { createTestDatabase, type TestDatabase } from './helpers/test-database.js';
 
@@ -39,7 +39,7 @@ describe('migrations on an empty database', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    orm = await MikroORM.init(ormConfig(db.url));
+    orm = await MikroORM.init(appOrmConfig(db.url));
   });
 
   afterAll(async () => {

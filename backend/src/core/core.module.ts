@@ -6,7 +6,7 @@ import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { KeyRing } from './crypto/key-ring.js';
 import { MigrationRunner } from './database/migration-runner.js';
-import { ormConfig } from './database/orm.config.js';
+import { ormConfig, type OrmOptions } from './database/orm.config.js';
 import { ContractInterceptor } from './http/contract.interceptor.js';
 import { GlobalExceptionFilter } from './http/global-exception.filter.js';
 import { SpaIndex } from './http/spa.js';
@@ -25,6 +25,8 @@ export interface CoreOptions {
   databaseUrl: string;
   keyRing: KeyRing;
   role: ProcessRole;
+  /** The modules' entities and the migrations, from the app's composition root. */
+  orm: Pick<OrmOptions, 'entities' | 'migrations'>;
 }
 
 /** Configuration, logging, database, Redis, queues, rate limits, errors, validation and API docs. */
@@ -32,13 +34,13 @@ export interface CoreOptions {
 @Module({})
 export class CoreModule {
   static forRoot(options: CoreOptions): DynamicModule {
-    const { config, databaseUrl, keyRing, role } = options;
+    const { config, databaseUrl, keyRing, role, orm } = options;
     if (runsWorkers(role)) configureQueueWorkers(config.queue);
     return {
       module: CoreModule,
       imports: [
         loggerModule(config),
-        MikroOrmModule.forRoot({ ...ormConfig(databaseUrl), registerRequestContext: true }),
+        MikroOrmModule.forRoot({ ...ormConfig(databaseUrl, orm), registerRequestContext: true }),
         RedisModule,
         BullModule.forRoot({ connection: { url: config.redisUrl }, prefix: config.queuePrefix }),
         CqrsModule.forRoot(),

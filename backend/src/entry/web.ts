@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { closeOnSignals, createWebApp, exitOnStartupError, prepareRuntime, type Runtime } from '../core/bootstrap.js';
+import { closeOnSignals, createWebApp, exitOnStartupError, prepareRuntime, type Runtime } from '../bootstrap.js';
 
 /**
  * The web process: JSON API + the built SPA on one port. Without --web-only it also

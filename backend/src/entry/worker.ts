@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { INestApplicationContext } from '@nestjs/common';
-import { closeOnSignals, createWorkerContext, exitOnStartupError, prepareRuntime } from '../core/bootstrap.js';
+import { closeOnSignals, createWorkerContext, exitOnStartupError, prepareRuntime } from '../bootstrap.js';
 
 /** Queue consumers only, no HTTP. Scale these separately from the web processes. */
 export async function main(): Promise<void> {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Redis } from 'ioredis';
-import { createWebApp, prepareRuntime, type Runtime } from '../../src/core/bootstrap.js';
+import { createWebApp, prepareRuntime, type Runtime } from '../../src/bootstrap.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -2,9 +2,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@mikro-orm/postgresql';
 import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
+import type { EntityClass, MigrationObject } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
-import { ENTITIES } from './entities.js';
-import { MIGRATIONS } from '../../migrations/index.js';
 import { releaseDroppedConnections } from './pool-guard.js';
 
 /**
@@ -15,11 +14,20 @@ export const DATABASE_CONNECT_TIMEOUT_MS = 5000;
 
 const srcMigrations = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'src', 'migrations');
 
-/** MikroORM options for a database URL. Migrations are listed in code and applied at start. */
-export function ormConfig(clientUrl: string, options: { debug?: boolean; poolMax?: number } = {}) {
+export interface OrmOptions {
+  /** Every module's entities, composed by the app (core knows no module). */
+  entities: EntityClass<object>[];
+  /** The migrations, listed in code and applied at start. */
+  migrations: MigrationObject[];
+  debug?: boolean;
+  poolMax?: number;
+}
+
+/** MikroORM options for a database URL. */
+export function ormConfig(clientUrl: string, options: OrmOptions) {
   return defineConfig({
     clientUrl,
-    entities: ENTITIES,
+    entities: options.entities,
     metadataProvider: ReflectMetadataProvider,
     discovery: { warnWhenNoEntities: true },
     extensions: [Migrator],
@@ -29,7 +37,7 @@ export function ormConfig(clientUrl: string, options: { debug?: boolean; poolMax
     driverOptions: { connectionTimeoutMillis: DATABASE_CONNECT_TIMEOUT_MS, onPoolCreated: releaseDroppedConnections },
     migrations: {
       tableName: 'mikro_orm_migrations',
-      migrationsList: MIGRATIONS,
+      migrationsList: options.migrations,
       path: srcMigrations,
       pathTs: srcMigrations,
       emit: 'ts',

@@ -9,14 +9,14 @@ import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import { Logger } from 'nestjs-pino';
-import { AppModule } from '../app.module.js';
-import { ConfigError, loadConfig, type AppConfig } from '../config/config.js';
-import { type KeyRing, KeyRingError, loadKeyRing } from './crypto/key-ring.js';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from './database/embedded-postgres.js';
-import { requestIdFor } from './http/request-id.js';
-import { isNegotiatedPage, pathOf, wantsHtml, SpaIndex } from './http/spa.js';
-import type { ProcessRole } from './queue/process-role.js';
-import { assertRedisReachable, RedisUnavailableError } from './redis/redis-check.js';
+import { AppModule } from './app.module.js';
+import { ConfigError, loadConfig, type AppConfig } from './config/config.js';
+import { type KeyRing, KeyRingError, loadKeyRing } from './core/crypto/key-ring.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './core/database/embedded-postgres.js';
+import { requestIdFor } from './core/http/request-id.js';
+import { isNegotiatedPage, pathOf, wantsHtml, SpaIndex } from './core/http/spa.js';
+import type { ProcessRole } from './core/queue/process-role.js';
+import { assertRedisReachable, RedisUnavailableError } from './core/redis/redis-check.js';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
