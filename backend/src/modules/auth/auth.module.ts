@@ -11,6 +11,7 @@ import { LoginProvidersController } from './login-providers.controller.js';
 import { LoginProvidersService } from './login-providers.service.js';
 import { LoginStateStore } from './login-state.store.js';
 import { OidcVerifier } from './oidc-verifier.js';
+import { SessionStartHandler } from './queries/session-start.handler.js';
 import { SessionService } from './session.service.js';
 
 /** Sign-in, sessions, roles, beta invitations and the login provider configuration. */
@@ -25,6 +26,7 @@ import { SessionService } from './session.service.js';
     OidcVerifier,
     DevIdpService,
     LoginFlowService,
+    SessionStartHandler,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
   exports: [SessionService, BetaInvitesService, LoginProvidersService],

@@ -10,6 +10,8 @@ import { TokenRefreshProcessor } from './jobs/token-refresh.processor.js';
 import { TokenRefreshSweeper } from './jobs/token-refresh.sweeper.js';
 import { VaultKeysProcessor } from './jobs/vault-keys.processor.js';
 import { ProviderClient } from './provider-client.js';
+import { PersonConnectionsHandler } from './queries/person-connections.handler.js';
+import { RefreshFailuresHandler } from './queries/refresh-failures.handler.js';
 import { RefreshLock } from './refresh-lock.js';
 import { TokenAccess } from './token-access.js';
 import { TokenRefreshService } from './token-refresh.service.js';
@@ -49,6 +51,8 @@ export class ExternalServicesModule {
         TokenRefreshService,
         TokenAccess,
         VaultRotationService,
+        PersonConnectionsHandler,
+        RefreshFailuresHandler,
         ...(runsWorkers(role) ? [TokenRefreshProcessor, TokenRefreshSweeper, VaultKeysProcessor] : []),
       ],
       exports: [CatalogService, ConnectionsService, TokenVault, TokenAccess, TokenRefreshService, VaultRotationService],

@@ -5,7 +5,6 @@ import { AdminHealthController } from './admin-health.controller.js';
 import { HealthController } from './health.controller.js';
 import { HealthIndicators } from './health.indicators.js';
 import { QueuesService } from './queues.service.js';
-import { RefreshFailuresRepository } from './refresh-failures.repository.js';
 import { SystemHealthService } from './system-health.service.js';
 import { WorkerHeartbeats } from './worker-heartbeats.js';
 
@@ -13,6 +12,6 @@ import { WorkerHeartbeats } from './worker-heartbeats.js';
 @Module({
   imports: [TerminusModule.forRoot({ logger: false }), DiscoveryModule],
   controllers: [HealthController, AdminHealthController],
-  providers: [HealthIndicators, QueuesService, RefreshFailuresRepository, SystemHealthService, WorkerHeartbeats],
+  providers: [HealthIndicators, QueuesService, SystemHealthService, WorkerHeartbeats],
 })
 export class HealthModule {}

@@ -5,7 +5,8 @@ import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { within } from '../../core/util/within.js';
 import { HealthIndicators } from './health.indicators.js';
 import { QueuesService } from './queues.service.js';
-import { RefreshFailuresRepository } from './refresh-failures.repository.js';
+import { QueryBus } from '@nestjs/cqrs';
+import { RefreshFailuresQuery } from '../external-services/public/queries.js';
 import { WorkerHeartbeats } from './worker-heartbeats.js';
 
 const TIMEOUT_MS = 2000;
@@ -27,7 +28,7 @@ export class SystemHealthService {
     private readonly indicators: HealthIndicators,
     private readonly queues: QueuesService,
     private readonly workers: WorkerHeartbeats,
-    private readonly refreshFailures: RefreshFailuresRepository,
+    private readonly queries: QueryBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -37,7 +38,7 @@ export class SystemHealthService {
       this.indicators.redisPing(),
       this.queues.overview(),
       this.orNull('worker heartbeats', () => this.workers.list()),
-      this.orNull('token-refresh failures', () => this.refreshFailures.byService()),
+      this.orNull('token-refresh failures', () => this.queries.execute(new RefreshFailuresQuery())),
     ]);
     const db = dependency(database, 'database');
     const cache = dependency(redis, 'redis');

@@ -1,14 +1,12 @@
 import { Controller, Delete, Get, Param, Patch, Post, Put, Req, Res, UseGuards } from '@nestjs/common';
-import { AppMeSchema, AppServicesSchema, SegmentSchema, serviceScope } from '@life/contracts';
+import { AppMeSchema, AppServicesSchema, SegmentSchema } from '@life/contracts';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { EntityManager } from '@mikro-orm/postgresql';
 import { AppTokenOnly } from '../../core/http/app-token.decorator.js';
 import { Contract, type ContractSpec } from '../../core/http/contract.js';
 import { AppTokenGuard, type AppRequest } from './app-token.guard.js';
-import { insufficientScope, invalidToken } from './oauth.errors.js';
+import { AppResourcesService } from './app-resources.service.js';
 import { ProxyService } from './proxy.service.js';
-import { grantsEmail, grantsUsername, PROFILE_SCOPES, SERVICE_LIST_SCOPES } from './scopes.js';
 
 const ProxyParamsSchema = z.object({ name: SegmentSchema, '*': z.string().max(2000) });
 
@@ -27,40 +25,20 @@ const proxyContract = (method: string): ContractSpec => ({
 @UseGuards(AppTokenGuard)
 export class AppApiController {
   constructor(
-    private readonly em: EntityManager,
+    private readonly resources: AppResourcesService,
     private readonly proxy: ProxyService,
   ) {}
 
   @Get('me')
   @Contract({ summary: 'Who the person is, as far as the token’s scopes allow', tags: ['apps'], access: 'app', response: AppMeSchema, errors: [403] })
   me(@Req() request: AppRequest) {
-    const token = request.appToken!;
-    if (!token.userId) throw invalidToken('Este token es de la aplicación, no de una persona.');
-    if (!token.scopes.some((scope) => PROFILE_SCOPES.includes(scope))) throw insufficientScope('profile');
-    return {
-      sub: token.userId,
-      ...(grantsUsername(token.scopes) ? { username: token.username ?? undefined } : {}),
-      ...(grantsEmail(token.scopes) ? { email: token.email ?? undefined } : {}),
-    };
+    return this.resources.me(request.appToken!);
   }
 
   @Get('services')
   @Contract({ summary: 'The person’s connected services (never their tokens)', tags: ['apps'], access: 'app', response: AppServicesSchema, errors: [403] })
-  async services(@Req() request: AppRequest) {
-    const token = request.appToken!;
-    if (!token.userId) throw invalidToken('Este token es de la aplicación, no de una persona.');
-    if (!token.scopes.some((scope) => SERVICE_LIST_SCOPES.includes(scope))) throw insufficientScope('services:read');
-    const rows = await this.em.getConnection().execute<{ service_name: string; status: string; created_at: Date }[]>(
-      `select s.service_name, c.status, c.created_at from service_connections c join external_services s on s.id = c.service_id
-        where c.user_id = ? order by s.service_name`,
-      [token.userId],
-    );
-    return rows.map((row) => ({
-      service_name: row.service_name,
-      status: row.status,
-      connected_at: row.created_at ? new Date(row.created_at).toISOString() : null,
-      proxy_allowed: token.scopes.includes(serviceScope(row.service_name)),
-    }));
+  services(@Req() request: AppRequest) {
+    return this.resources.services(request.appToken!);
   }
 
   private async forward(request: AppRequest, reply: FastifyReply, name: string) {

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { EntityManager } from '@mikro-orm/postgresql';
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { AppGrant, ConsentDecision, ConsentInfo, Language } from '@life/contracts';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { AppError } from '../../core/http/app-error.js';
 import { AuditService } from '../audit/audit.service.js';
+import { SessionStartQuery } from '../auth/public/queries.js';
 import { ClientsService, redirectUriMatches } from './clients.service.js';
 import type { OAuthClient } from './entities/oauth-client.entity.js';
 import { OAuthGrant } from './entities/oauth-grant.entity.js';
@@ -59,6 +61,7 @@ export class AuthorizationService {
     private readonly clients: ClientsService,
     private readonly tokens: TokenStore,
     private readonly audit: AuditService,
+    private readonly queries: QueryBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -148,8 +151,7 @@ export class AuthorizationService {
   }
 
   private async sessionStart(sessionId: string): Promise<Date> {
-    const rows = await this.em.getConnection().execute<{ created_at: Date }[]>('select created_at from sessions where id = ?', [sessionId]);
-    return rows[0] ? new Date(rows[0].created_at) : new Date();
+    return (await this.queries.execute(new SessionStartQuery(sessionId))) ?? new Date();
   }
 
   /** The grant for this person and app now covers these scopes (added to what it had, unless it was revoked). */

@@ -1,6 +1,7 @@
 import { Module, type DynamicModule, type OnApplicationBootstrap } from '@nestjs/common';
 import { runsWorkers, type ProcessRole } from '../../core/queue/process-role.js';
 import { ExternalServicesModule } from '../external-services/external-services.module.js';
+import { AppResourcesService } from './app-resources.service.js';
 import { AppApiController } from './app-api.controller.js';
 import { AppTokenGuard } from './app-token.guard.js';
 import { AuthorizationService } from './authorization.service.js';
@@ -48,6 +49,7 @@ export class OAuthServerModule implements OnApplicationBootstrap {
         TokenEndpointService,
         ProtocolService,
         ProxyService,
+        AppResourcesService,
         AppTokenGuard,
         ...(runsWorkers(role) ? [ExpiredTokensSweeper] : []),
       ],

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { EntityManager } from '@mikro-orm/postgresql';
 import OAuth2Server from '@node-oauth/oauth2-server';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { AuditService } from '../audit/audit.service.js';
+import { PersonProfileQuery } from '../users/public/queries.js';
 import { ClientsService } from './clients.service.js';
 import type { OAuthClient } from './entities/oauth-client.entity.js';
 import { OAuthProtocolError, type OAuthErrorCode } from './oauth.errors.js';
@@ -66,6 +68,7 @@ export class TokenEndpointService {
     private readonly store: TokenStore,
     private readonly keys: SigningKeysService,
     private readonly audit: AuditService,
+    private readonly queries: QueryBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.server = new OAuth2Server({
@@ -230,10 +233,7 @@ export class TokenEndpointService {
   }
 
   private async idToken(subject: Subject, clientId: string, scopes: string[]): Promise<string> {
-    const rows = await this.em
-      .getConnection()
-      .execute<{ username: string; email: string; email_verified: boolean }[]>('select username, email, email_verified from users where id = ?', [subject.id]);
-    const user = rows[0];
+    const user = await this.queries.execute(new PersonProfileQuery(subject.id!));
     return this.keys.sign(
       {
         iss: this.config.appUrl,
@@ -242,7 +242,7 @@ export class TokenEndpointService {
         ...(subject.authTime ? { auth_time: Math.floor(subject.authTime.getTime() / 1000) } : {}),
         ...(subject.nonce ? { nonce: subject.nonce } : {}),
         ...(user && grantsUsername(scopes) ? { preferred_username: user.username, name: user.username } : {}),
-        ...(user && grantsEmail(scopes) ? { email: user.email, email_verified: user.email_verified } : {}),
+        ...(user && grantsEmail(scopes) ? { email: user.email, email_verified: user.emailVerified } : {}),
       },
       ID_TOKEN_LIFETIME_SECONDS,
     );

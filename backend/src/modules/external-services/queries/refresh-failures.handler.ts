@@ -1,8 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { RefreshFailure } from '@life/contracts';
-
-const MAX_SERVICES = 50;
+import { RefreshFailuresQuery } from '../public/queries.js';
 
 interface Row {
   service: string;
@@ -13,15 +12,15 @@ interface Row {
 }
 
 /**
- * Read-only view of the token-refresh outcomes the external-services module stores on each
- * connection (refresh_failures, last_error, status), grouped by service.
+ * The token-refresh outcomes stored on each connection (refresh_failures, last_error, status),
+ * grouped by service, for Salud. Runs outside any request context (the global EntityManager).
  */
-@Injectable()
-export class RefreshFailuresRepository {
+@QueryHandler(RefreshFailuresQuery)
+export class RefreshFailuresHandler implements IQueryHandler<RefreshFailuresQuery> {
   constructor(private readonly orm: MikroORM) {}
 
   /** Services with connections whose refresh is failing or gave up, the most recent failure first. */
-  async byService(): Promise<RefreshFailure[]> {
+  async execute({ limit }: RefreshFailuresQuery): Promise<RefreshFailure[]> {
     const rows = await this.orm.em.getConnection().execute<Row[]>(
       `select s.service_name as service,
               count(*) filter (where c.status = 'connected')::int as failing,
@@ -34,7 +33,7 @@ export class RefreshFailuresRepository {
         group by s.service_name
         order by last_failure_at desc
         limit ?`,
-      [MAX_SERVICES],
+      [limit],
     );
     return rows.map((row) => ({
       service: row.service,
