@@ -5,7 +5,7 @@ import { Observable, lastValueFrom } from 'rxjs';
 import type { AuthenticatedRequest } from '../../core/http/current-user.decorator.js';
 import { auditContext, type AuditRequestContext } from './audit-context.js';
 import { AuditService } from './audit.service.js';
-import { AUDITED_KEY, type AuditedContext, type AuditedSpec } from './audited.decorator.js';
+import { AUDITED_KEY, type AuditedContext, type AuditedSpec } from './public/audited.decorator.js';
 
 /**
  * Runs every HTTP handler inside an audit context (IP, user agent, the signed-in person), so

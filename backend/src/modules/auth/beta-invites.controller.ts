@@ -4,7 +4,7 @@ import { Contract } from '../../core/http/contract.js';
 import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-user.decorator.js';
 import { Roles } from '../../core/http/roles.decorator.js';
 import { BetaInvitesService } from './beta-invites.service.js';
-import { Audited } from '../audit/audited.decorator.js';
+import { Audited } from '../audit/public/audited.decorator.js';
 
 @Controller('beta-invites')
 @Roles('admin')

@@ -3,7 +3,7 @@ import { IdParamsSchema, LoginProviderInputSchema, LoginProviderListSchema, Logi
 import { Contract } from '../../core/http/contract.js';
 import { Roles } from '../../core/http/roles.decorator.js';
 import { LoginProvidersService } from './login-providers.service.js';
-import { Audited, changedFields } from '../audit/audited.decorator.js';
+import { Audited, changedFields } from '../audit/public/audited.decorator.js';
 
 @Controller('api/login-providers')
 @Roles('admin')

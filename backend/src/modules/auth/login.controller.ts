@@ -12,7 +12,7 @@ import { wantsHtml } from '../../core/http/spa.js';
 import { LOGIN_STATE_TTL_SECONDS } from './login-state.store.js';
 import { LoginFlowService } from './login-flow.service.js';
 import { SessionService } from './session.service.js';
-import { Audited } from '../audit/audited.decorator.js';
+import { Audited } from '../audit/public/audited.decorator.js';
 
 /** Binds a pending sign-in to the browser that started it (strictly necessary, 10 minutes). */
 export const LOGIN_COOKIE = 'life_login';

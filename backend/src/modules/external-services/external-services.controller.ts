@@ -21,7 +21,7 @@ import { Roles } from '../../core/http/roles.decorator.js';
 import { CatalogService } from './catalog.service.js';
 import { ConnectionsService } from './connections.service.js';
 import { CredentialsService } from './credentials.service.js';
-import { Audited, changedFields } from '../audit/audited.decorator.js';
+import { Audited, changedFields } from '../audit/public/audited.decorator.js';
 
 @Controller()
 export class ExternalServicesController {

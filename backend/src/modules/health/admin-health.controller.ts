@@ -3,7 +3,7 @@ import { QueueJobParamsSchema, SystemHealthSchema, type QueueJobParams, type Sys
 import type { FastifyReply } from 'fastify';
 import { Contract } from '../../core/http/contract.js';
 import { Roles } from '../../core/http/roles.decorator.js';
-import { Audited, type AuditedContext } from '../audit/audited.decorator.js';
+import { Audited, type AuditedContext } from '../audit/public/audited.decorator.js';
 import { QueuesService } from './queues.service.js';
 import { SystemHealthService } from './system-health.service.js';
 

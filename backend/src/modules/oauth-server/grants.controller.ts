@@ -4,7 +4,7 @@ import { RequestLanguage } from '../../core/i18n/request-language.decorator.js';
 import { Contract } from '../../core/http/contract.js';
 import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-user.decorator.js';
 import { AuthorizationService } from './authorization.service.js';
-import { Audited } from '../audit/audited.decorator.js';
+import { Audited } from '../audit/public/audited.decorator.js';
 
 /** The person's own view of the apps they let in (profile: 'Aplicaciones con acceso'). */
 @Controller('api/users/me/apps')

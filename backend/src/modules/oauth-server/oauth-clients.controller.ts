@@ -13,7 +13,7 @@ import { Contract } from '../../core/http/contract.js';
 import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-user.decorator.js';
 import { Roles } from '../../core/http/roles.decorator.js';
 import { ClientsService } from './clients.service.js';
-import { Audited, changedFields } from '../audit/audited.decorator.js';
+import { Audited, changedFields } from '../audit/public/audited.decorator.js';
 
 /** Admin: the third-party applications allowed to ask people for access. */
 @Controller('oauth_clients')

@@ -1,0 +1,102 @@
+/**
+ * Today's known exceptions to the module boundaries (test/boundaries.test.ts), each with why it
+ * is still here. The test fails on a new one and on one that is no longer needed: fix a crossing,
+ * then delete its line. docs/architecture.md says where each is headed.
+ */
+
+const FK_REFERENCE = "em.getReference(User, id): the foreign key of a row this module writes (users' User is the schema's person)";
+const ERASURE = 'account erasure still drives each module from data-rights; next: an erasure-requested event each module answers for its own tables';
+const AUDIT = 'records to the audit log directly; next: a domain event the audit module listens to';
+
+/** `importer -> imported`: imports of another module's internals. */
+export const KNOWN_CROSSINGS: Readonly<Record<string, string>> = {
+  'modules/auth/login-flow.service.ts -> modules/users/entities/user.entity.ts': 'sign-in creates the person; next: a users command',
+  'modules/auth/login-flow.service.ts -> modules/users/users.service.ts': 'sign-in creates the person; next: a users command',
+  'modules/auth/session.service.ts -> modules/users/entities/user.entity.ts':
+    'a session authenticates to its User (role, username) in one query; next: a users query',
+  'modules/billing/billing-events.service.ts -> modules/users/entities/user.entity.ts': FK_REFERENCE,
+  'modules/billing/billing.service.ts -> modules/users/entities/user.entity.ts': FK_REFERENCE,
+  'modules/external-services/connections.service.ts -> modules/users/entities/user.entity.ts': FK_REFERENCE,
+  'modules/external-services/credentials.service.ts -> modules/users/entities/user.entity.ts': FK_REFERENCE,
+  'modules/oauth-server/clients.service.ts -> modules/users/entities/user.entity.ts': FK_REFERENCE,
+  'modules/contact/contact.controller.ts -> modules/auth/auth.guard.ts':
+    'reads the optional bearer token of a public route; next: a passport strategy in auth/public',
+  'modules/contact/contact.service.ts -> modules/auth/session.service.ts': 'an optional session names the sender; next: a session query',
+  'modules/data-rights/account-erasure.service.ts -> modules/audit/audit.service.ts': AUDIT,
+  'modules/data-rights/account-erasure.service.ts -> modules/auth/session.service.ts': ERASURE,
+  'modules/data-rights/account-erasure.service.ts -> modules/billing/billing-privacy.service.ts': ERASURE,
+  'modules/data-rights/account-erasure.service.ts -> modules/external-services/connections.service.ts': ERASURE,
+  'modules/data-rights/account-erasure.service.ts -> modules/oauth-server/authorization.service.ts': ERASURE,
+  'modules/data-rights/data-export.service.ts -> modules/audit/audit.service.ts': AUDIT,
+  'modules/data-rights/data-rights.module.ts -> modules/auth/session.service.ts': ERASURE,
+  'modules/data-rights/jobs/data-rights.sweeper.ts -> modules/billing/billing-privacy.service.ts': ERASURE,
+  'modules/oauth-server/authorization.service.ts -> modules/audit/audit.service.ts': AUDIT,
+  'modules/oauth-server/token-endpoint.service.ts -> modules/audit/audit.service.ts': AUDIT,
+  'modules/oauth-server/proxy.service.ts -> modules/external-services/catalog.service.ts':
+    'the proxy reads the catalog row and a fresh token on every call (hot path, issue 15); next: one external-services query',
+  'modules/oauth-server/proxy.service.ts -> modules/external-services/token-access.ts': 'as above: a fresh provider token for the proxy',
+};
+
+const BENCH = 'the benchmark seeds rows straight into the tables (a tool, not product code)';
+const EXPORT = 'decision 0013: the export reads every table about the person in one place; next: each module answers its own part of a personal-data query';
+
+/** `file -> table`: code outside the owning module that names a table in SQL. */
+export const KNOWN_TABLE_CROSSINGS: Readonly<Record<string, string>> = {
+  'bench/connections.scenarios.ts -> sessions': BENCH,
+  'bench/connections.scenarios.ts -> service_connections': BENCH,
+  'bench/connections.scenarios.ts -> external_services': BENCH,
+  'bench/connections.scenarios.ts -> users': BENCH,
+  'bench/oauth.scenarios.ts -> oauth_grants': BENCH,
+  'bench/oauth.scenarios.ts -> oauth_tokens': BENCH,
+  'cli.ts -> beta_invites': 'the CLI runs without Nest; next: the CLI dispatches auth commands from an application context',
+  'modules/data-rights/personal-data.repository.ts -> audit_events': EXPORT,
+  'modules/data-rights/personal-data.repository.ts -> beta_invites': EXPORT,
+  'modules/data-rights/personal-data.repository.ts -> sessions': EXPORT,
+  'modules/data-rights/personal-data.repository.ts -> user_identities': EXPORT,
+  'modules/data-rights/personal-data.repository.ts -> memberships': EXPORT,
+  'modules/data-rights/personal-data.repository.ts -> seat_reservations': EXPORT,
+  'modules/data-rights/personal-data.repository.ts -> contact_messages': EXPORT,
+  'modules/data-rights/personal-data.repository.ts -> service_connections': EXPORT,
+  'modules/data-rights/personal-data.repository.ts -> external_services': EXPORT,
+  'modules/data-rights/personal-data.repository.ts -> user_service_credentials': EXPORT,
+  'modules/data-rights/personal-data.repository.ts -> oauth_clients': EXPORT,
+  'modules/data-rights/personal-data.repository.ts -> oauth_grants': EXPORT,
+  'modules/data-rights/personal-data.repository.ts -> oauth_tokens': EXPORT,
+  'modules/data-rights/personal-data.repository.ts -> users': EXPORT,
+  'modules/external-services/vault-keys.ts -> login_providers':
+    "key rotation re-seals auth's provider secrets too; next: each module re-seals its own columns on a rotation command",
+  'modules/oauth-server/token-store.service.ts -> users':
+    'token validation joins the person (username for introspection, erasure requested) in the same statement (hot path, issue 15)',
+};
+
+/**
+ * Files that may hold raw SQL strings, and how many. The rest use MikroORM's typed API
+ * (entities, `em.find`, QueryBuilder), so a renamed column fails `npm run typecheck`. Kept here:
+ * migrations (not scanned), statements that need PostgreSQL features the typed API lacks
+ * (advisory locks, `for update skip locked`, `on conflict ... returning`, jsonb aggregates,
+ * compare-and-set batches), and code not yet moved (the next step of issue 14, item 2).
+ */
+export const RAW_SQL_FILES: Readonly<Record<string, number>> = {
+  'bench/connections.scenarios.ts': 8,
+  'bench/oauth.scenarios.ts': 5,
+  'cli.ts': 1,
+  'core/database/migration-runner.ts': 2,
+  'modules/audit/audit.service.ts': 4,
+  'modules/auth/login-providers.service.ts': 1,
+  'modules/billing/billing-events.service.ts': 3,
+  'modules/billing/billing-privacy.service.ts': 7,
+  'modules/billing/billing.service.ts': 2,
+  'modules/data-rights/personal-data.repository.ts': 29,
+  'modules/external-services/catalog.service.ts': 1,
+  'modules/external-services/connections.service.ts': 1,
+  'modules/external-services/queries/refresh-failures.handler.ts': 1,
+  'modules/external-services/token-refresh.service.ts': 5,
+  'modules/external-services/vault-keys.ts': 3,
+  'modules/health/health.indicators.ts': 1,
+  'modules/oauth-server/authorization.service.ts': 6,
+  'modules/oauth-server/expired-tokens.sweeper.ts': 2,
+  'modules/oauth-server/signing-keys.service.ts': 2,
+  'modules/oauth-server/token-endpoint.service.ts': 3,
+  'modules/oauth-server/token-store.service.ts': 11,
+  'modules/users/users.service.ts': 2,
+};
