@@ -2,8 +2,9 @@ import { hostname } from 'node:os';
 import { getQueueToken } from '@nestjs/bullmq';
 import { SystemHealthSchema } from '@life/contracts';
 import type { Queue } from 'bullmq';
+import { pollUntil } from '@life/test-support';
 import { VAULT_QUEUE, type ReencryptJob } from '../src/modules/external-services/jobs/token-refresh.job.js';
-import { bearer, eventually, seedUsers, type SeededUser } from './helpers/seed.js';
+import { bearer, seedUsers, type SeededUser } from './helpers/seed.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 /**
@@ -15,7 +16,7 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
-const APP_QUEUES = ['account-erasure', 'contact-mail', 'data-export', 'stripe-events', 'token-refresh', 'vault-keys'];
+const APP_QUEUES = ['account-erasure', 'contact-mail', 'data-export', 'periodic', 'stripe-events', 'token-refresh', 'vault-keys'];
 
 describe('Salud del Sistema: GET /api/admin/health and the failed-job actions (real PostgreSQL + Redis)', () => {
   let t: TestApp;
@@ -37,7 +38,7 @@ describe('Salud del Sistema: GET /api/admin/health and the failed-job actions (r
   /** A key-rotation job that asks for a key this worker does not have: its processor throws. */
   const failingJob = async () => {
     const job = await vault.add('reencrypt', { primaryKeyId: 'not-this-workers-key', requestedAt: new Date().toISOString() }, { attempts: 1 });
-    await eventually(async () => (await job.getState()) === 'failed', `job ${job.id} to fail`);
+    await pollUntil(async () => (await job.getState()) === 'failed', `job ${job.id} to fail`);
     return (await vault.getJob(job.id!))!;
   };
   const auditActions = async (): Promise<Json[]> => {
@@ -126,7 +127,7 @@ describe('Salud del Sistema: GET /api/admin/health and the failed-job actions (r
     const retried = await act('POST', VAULT_QUEUE, job.id!);
     expect(retried.status).toBe(204);
     // The worker runs it again, and it fails again on the same bad payload.
-    await eventually(async () => {
+    await pollUntil(async () => {
       const again = await vault.getJob(job.id!);
       return (await again?.getState()) === 'failed' && again!.finishedOn !== job.finishedOn;
     }, 'the retried job to run and fail again');

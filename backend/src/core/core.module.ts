@@ -13,6 +13,7 @@ import { SpaIndex } from './http/spa.js';
 import { loggerModule } from './logging/logger.module.js';
 import { DocsController } from './openapi/docs.controller.js';
 import { OpenApiService } from './openapi/openapi.service.js';
+import { PERIODIC_QUEUE, PeriodicProcessor, PeriodicScheduler } from './queue/periodic-scheduler.js';
 import { PROCESS_ROLE, runsWorkers, type ProcessRole } from './queue/process-role.js';
 import { WorkerHeartbeatService } from './queue/worker-heartbeat.service.js';
 import { configureQueueWorkers } from './queue/worker-options.js';
@@ -43,6 +44,7 @@ export class CoreModule {
         MikroOrmModule.forRoot({ ...ormConfig(databaseUrl, orm), registerRequestContext: true }),
         RedisModule,
         BullModule.forRoot({ connection: { url: config.redisUrl }, prefix: config.queuePrefix }),
+        BullModule.registerQueue({ name: PERIODIC_QUEUE }),
         CqrsModule.forRoot(),
         DiscoveryModule,
       ],
@@ -58,7 +60,7 @@ export class CoreModule {
         OneTimeStore,
         OpenApiService,
         RateLimitService,
-        ...(runsWorkers(role) ? [WorkerHeartbeatService] : []),
+        ...(runsWorkers(role) ? [WorkerHeartbeatService, PeriodicScheduler, PeriodicProcessor] : []),
       ],
       exports: [APP_CONFIG, KeyRing, OneTimeStore, PROCESS_ROLE, SpaIndex, OpenApiService, RateLimitService, RedisModule, BullModule],
     };

@@ -1,13 +1,14 @@
-import type { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import type { Logger } from '@nestjs/common';
 
 /**
- * A worker-side safety net that runs `work()` at start and then every `intervalMs()`: it never
- * overlaps itself, and a failure is logged and retried at the next tick. Subclasses say what to
- * sweep and how often; every worker may run one, so `work()` must be safe to repeat.
+ * Periodic safety-net work (sweeps). It does not time itself: `PeriodicScheduler` finds every
+ * provider of this class in worker processes and keeps one BullMQ job scheduler per sweep in
+ * Redis, shared by all workers, so each tick runs once on one worker and a failed run is a
+ * failed job that Salud shows. Subclasses say what to sweep and how often; `work()` must be
+ * safe to repeat.
  */
-export abstract class PeriodicSweep implements OnApplicationBootstrap, OnApplicationShutdown {
+export abstract class PeriodicSweep {
   protected abstract readonly logger: Logger;
-  private timer: NodeJS.Timeout | undefined;
   private running = false;
 
   protected abstract intervalMs(): number;
@@ -19,29 +20,36 @@ export abstract class PeriodicSweep implements OnApplicationBootstrap, OnApplica
     return `Swept ${count} item(s)`;
   }
 
-  onApplicationBootstrap(): void {
-    // Once at start too: a worker that comes back after an outage catches up at once.
-    void this.sweep();
-    this.timer = setInterval(() => void this.sweep(), this.intervalMs());
-    this.timer.unref();
+  /** The job scheduler's id and job name: one schedule per sweep class. */
+  get scheduleId(): string {
+    return this.constructor.name;
   }
 
-  onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
+  /** How often the scheduler runs it. */
+  get everyMs(): number {
+    return this.intervalMs();
   }
 
-  async sweep(): Promise<number> {
+  /** One run for the scheduler: a failure is thrown, so the job fails (and Salud shows it). */
+  async run(): Promise<number> {
     if (this.running) return 0;
     this.running = true;
     try {
       const count = await this.work();
       if (count > 0) this.logger.log(this.describe(count));
       return count;
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** One run now that never throws (a failure is logged): for tests and callers that must go on. */
+  async sweep(): Promise<number> {
+    try {
+      return await this.run();
     } catch (error) {
       this.logger.warn(`Sweep failed: ${error instanceof Error ? error.message : String(error)}`);
       return 0;
-    } finally {
-      this.running = false;
     }
   }
 }

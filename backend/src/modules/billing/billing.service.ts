@@ -6,6 +6,7 @@ import type { CheckoutResponse, Editions, Membership as MembershipDto } from '@l
 import type { Queue } from 'bullmq';
 import type Stripe from 'stripe';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { addOnce } from '../../core/queue/jobs.js';
 import { User } from '../users/entities/user.entity.js';
 import { BillingError, BillingErrorCode } from './billing.errors.js';
 import { EDITIONS, editionById } from './editions.js';
@@ -16,6 +17,9 @@ import { StripeEvent } from './entities/stripe-event.entity.js';
 import { STRIPE_EVENTS_QUEUE, type StripeEventJob } from './jobs/stripe-events.job.js';
 import { STRIPE } from './stripe.client.js';
 import { within } from '../../core/util/within.js';
+
+/** Tries of one Stripe event before it shows in Salud as needing attention (about 17 minutes of backoff). */
+export const STRIPE_EVENT_ATTEMPTS = 10;
 
 const ENQUEUE_TIMEOUT_MS = 2000;
 
@@ -208,15 +212,13 @@ export class BillingService implements OnApplicationBootstrap {
   /** Best effort: the sweeper re-queues whatever could not be queued now (e.g. Redis away). */
   async enqueue(eventId: string): Promise<boolean> {
     try {
-      await within(
-        this.queue.add(
-          'stripe-event',
-          { eventId },
-          { jobId: eventId, attempts: 10, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: true },
-        ),
+      // An event that failed every attempt is not retried by the sweeper: it stays failed in
+      // Salud, as needing attention, until an admin retries or discards it.
+      const outcome = await within(
+        addOnce(this.queue, 'stripe-event', { eventId }, { jobId: eventId, attempts: STRIPE_EVENT_ATTEMPTS, backoff: { type: 'exponential', delay: 1000 } }),
         ENQUEUE_TIMEOUT_MS,
       );
-      return true;
+      return outcome !== 'failed';
     } catch (error) {
       this.logger.warn(
         `Stored Stripe event ${eventId} but could not queue it yet (${error instanceof Error ? error.message : String(error)}); the sweeper will.`,

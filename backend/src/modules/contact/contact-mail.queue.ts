@@ -2,6 +2,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { addOnce } from '../../core/queue/jobs.js';
 import { CONTACT_MAIL_QUEUE, DELIVER_CONTACT_MESSAGE, DELIVERY_ATTEMPTS, type ContactMailJob } from './jobs/contact-mail.job.js';
 
 /** A queue call must never hold an HTTP request while Redis is away. */
@@ -31,22 +32,18 @@ export class ContactMailQueue {
    */
   async enqueue(messageId: string): Promise<boolean> {
     try {
-      await within(
-        this.queue.add(
+      const outcome = await within(
+        addOnce(
+          this.queue,
           DELIVER_CONTACT_MESSAGE,
           { messageId },
-          {
-            jobId: messageId,
-            attempts: DELIVERY_ATTEMPTS,
-            backoff: { type: 'exponential', delay: this.config.contact.retryDelayMs },
-            // The row keeps the outcome (status, attempts, last_error); finished jobs need not linger.
-            removeOnComplete: true,
-            removeOnFail: true,
-          },
+          { jobId: messageId, attempts: DELIVERY_ATTEMPTS, backoff: { type: 'exponential', delay: this.config.contact.retryDelayMs } },
+          // A failed delivery stays in Salud for a sweep period, then the sweeper tries again.
+          this.config.contact.sweepMs,
         ),
         ENQUEUE_TIMEOUT_MS,
       );
-      return true;
+      return outcome !== 'failed';
     } catch (error) {
       this.logger.warn(
         `Contact message ${messageId} is stored but could not be queued yet (${error instanceof Error ? error.message : String(error)}); the sweeper will retry.`,

@@ -1,6 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
+import { addOnce, KEEP_FAILED } from '../../core/queue/jobs.js';
 import { within } from '../../core/util/within.js';
 import {
   ACCOUNT_ERASURE_QUEUE,
@@ -37,13 +38,15 @@ export class DataRightsQueues {
   /** Best effort, never throws; true when a job was added (false: one was there already, or Redis is away). */
   async enqueueExport(exportId: string): Promise<boolean> {
     return this.add(`export ${exportId}`, async () => {
-      if (await this.exports.getJob(exportId)) return false;
-      await this.exports.add(
+      // A failed build stays in Salud; the sweeper runs it again after ERASURE_RETRY_AFTER_FAILURE_MS.
+      const outcome = await addOnce(
+        this.exports,
         BUILD_DATA_EXPORT,
         { exportId },
-        { jobId: exportId, attempts: EXPORT_ATTEMPTS, backoff: { type: 'exponential', delay: 5_000 }, removeOnComplete: true, removeOnFail: true },
+        { jobId: exportId, attempts: EXPORT_ATTEMPTS, backoff: { type: 'exponential', delay: 5_000 } },
+        ERASURE_RETRY_AFTER_FAILURE_MS,
       );
-      return true;
+      return outcome === 'added' || outcome === 'retried';
     });
   }
 
@@ -68,7 +71,7 @@ export class DataRightsQueues {
           attempts: ERASURE_ATTEMPTS,
           backoff: { type: 'exponential', delay: ERASURE_RETRY_DELAY_MS },
           removeOnComplete: true,
-          removeOnFail: false,
+          removeOnFail: KEEP_FAILED,
         },
       );
       return true;

@@ -6,6 +6,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import type { Queue } from 'bullmq';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { KeyRingError } from '../../core/crypto/key-ring.js';
+import { KEEP_FAILED, retryFailedOlderThan } from '../../core/queue/jobs.js';
 import { within } from '../../core/util/within.js';
 import { CatalogService } from './catalog.service.js';
 import { CONNECTIONS_TABLE, ConnectionsService } from './connections.service.js';
@@ -74,6 +75,8 @@ const ENQUEUE_TIMEOUT_MS = 5000;
 const BACKOFF_BASE_SECONDS = 60;
 const BACKOFF_MAX_SECONDS = 6 * 3600;
 const SWEEP_PAGE = 2000;
+/** A refresh job that failed (database away) runs again this long after. */
+const FAILED_REFRESH_RETRY_MS = 10 * 60_000;
 const SWEEP_MAX_ROWS = 100_000;
 
 /** Backoff after the n-th consecutive failure: 2, 4, 8 … minutes, at most 6 hours. */
@@ -301,7 +304,13 @@ export class TokenRefreshService {
             data: { connectionId },
             // Retries only cover unexpected errors (database away); provider failures are
             // recorded on the row and retried by the sweeper after their backoff.
-            opts: { jobId: refreshJobId(connectionId), attempts: 3, backoff: { type: 'exponential', delay: 5000 }, removeOnComplete: true, removeOnFail: true },
+            opts: {
+              jobId: refreshJobId(connectionId),
+              attempts: 3,
+              backoff: { type: 'exponential', delay: 5000 },
+              removeOnComplete: true,
+              removeOnFail: KEEP_FAILED,
+            },
           })),
         ),
         ENQUEUE_TIMEOUT_MS,
@@ -317,7 +326,9 @@ export class TokenRefreshService {
    * (a burst of due connections is swept once, not once per sweep per worker).
    */
   async sweep(): Promise<number> {
-    if ((await within(this.queue.count(), ENQUEUE_TIMEOUT_MS)) > 0) return 0;
+    // A failed job keeps its connection's id: after a while it runs again (Salud showed it meanwhile).
+    const retried = await within(retryFailedOlderThan(this.queue, FAILED_REFRESH_RETRY_MS), ENQUEUE_TIMEOUT_MS);
+    if ((await within(this.queue.count(), ENQUEUE_TIMEOUT_MS)) > 0) return retried;
     const ids = await this.dueConnectionIds();
     return ids.length === 0 ? 0 : this.enqueue(ids);
   }
