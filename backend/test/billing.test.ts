@@ -1,5 +1,6 @@
-import { startStripeStandIn, type StripeStandIn } from '../../e2e/standins/stripe.mjs';
-import { bearer, eventually, seedUsers, type SeededUser } from './helpers/seed.js';
+import { pollUntil } from '@life/test-support';
+import { startStripeStandIn, type StripeStandIn } from '@life/test-support/standins/stripe';
+import { bearer, seedUsers, type SeededUser } from './helpers/seed.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -112,7 +113,7 @@ describe('billing: editions, seats, checkout and webhooks (real PostgreSQL + Red
     expect((await webhook(completed)).status).toBe(200);
     expect((await webhook(completed)).status).toBe(200);
 
-    await eventually(
+    await pollUntil(
       async () =>
         (await count(`select count(*) as n from stripe_events where processed_at is null and id in ($1, $2)`, [updated.event.id, completed.event.id])) === 0,
       'both events processed',
@@ -129,7 +130,7 @@ describe('billing: editions, seats, checkout and webhooks (real PostgreSQL + Red
       { created: now + 1 },
     );
     await webhook(stale);
-    await eventually(
+    await pollUntil(
       async () => (await count(`select count(*) as n from stripe_events where id = $1 and processed_at is not null`, [stale.event.id])) === 1,
       'stale event processed',
     );
@@ -139,7 +140,7 @@ describe('billing: editions, seats, checkout and webhooks (real PostgreSQL + Red
     await webhook(
       stripe.signedEvent('customer.subscription.deleted', { id: paid.subscription, object: 'subscription', status: 'canceled' }, { created: now + 10 }),
     );
-    await eventually(
+    await pollUntil(
       async () => ((await (await t.fetch('/api/billing/membership', { headers: bearer(buyer!.token) })).json()) as Json).membership.status === 'cancelled',
       'cancelled',
     );
@@ -154,7 +155,7 @@ describe('billing: editions, seats, checkout and webhooks (real PostgreSQL + Red
     const started = (await (await checkout(user!)).json()) as Json;
     expect((await editions()).editions[2].seats_left).toBe(legacyBefore - 1);
     await webhook(stripe.signedEvent('checkout.session.expired', { ...stripe.sessions.get(started.sessionId as string)!, status: 'expired' }));
-    await eventually(async () => (await editions()).editions[2].seats_left === legacyBefore, 'seat freed');
+    await pollUntil(async () => (await editions()).editions[2].seats_left === legacyBefore, 'seat freed');
     expect(await count(`select count(*) as n from seat_reservations where user_id = $1 and status = 'released'`, [user!.id])).toBe(1);
   });
 
@@ -165,7 +166,7 @@ describe('billing: editions, seats, checkout and webhooks (real PostgreSQL + Red
     expect((await editions()).editions[2].seats_left).toBe(before - 1);
     // No `expired` event ever comes: the reservation is past its end and the grace period.
     await t.db.query(`update seat_reservations set expires_at = now() - interval '20 minutes' where user_id = $1`, [user!.id]);
-    await eventually(async () => (await editions()).editions[2].seats_left === before, 'abandoned seat freed');
+    await pollUntil(async () => (await editions()).editions[2].seats_left === before, 'abandoned seat freed');
     expect(await count(`select count(*) as n from seat_reservations where user_id = $1 and status = 'released'`, [user!.id])).toBe(1);
   });
 

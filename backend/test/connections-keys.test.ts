@@ -3,7 +3,8 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Job, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { followAuthorize, startServiceStandIns, type ServiceStandIn, type ServiceStandIns } from '../../e2e/standins/services.mjs';
+import { pollUntil } from '@life/test-support';
+import { followAuthorize, startServiceStandIns, type ServiceStandIn, type ServiceStandIns } from '@life/test-support/standins/services';
 import { COMMANDS } from '../src/cli.js';
 import { createWebApp, prepareRuntime } from '../src/bootstrap.js';
 import { KeyRing } from '../src/core/crypto/key-ring.js';
@@ -14,7 +15,7 @@ import { ExternalService } from '../src/modules/external-services/entities/exter
 import { VAULT_QUEUE } from '../src/modules/external-services/jobs/token-refresh.job.js';
 import { requestRotation } from '../src/modules/external-services/key-rotation.cli.js';
 import { keyUsage, SEALED_TABLES, type Execute } from '../src/modules/external-services/vault-keys.js';
-import { bearer, eventually, seedUsers, type SeededUser } from './helpers/seed.js';
+import { bearer, seedUsers, type SeededUser } from './helpers/seed.js';
 import { startTestApp, testEnv, TEST_REDIS_URL, type TestApp } from './helpers/test-app.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -38,7 +39,7 @@ async function sealedValues(t: TestApp): Promise<{ where: string; aad: string; s
 
 async function dropAfter(t: TestApp, close: () => Promise<void>): Promise<void> {
   await close();
-  await eventually(async () => {
+  await pollUntil(async () => {
     const others = await t.db.query<{ n: string }>(`select count(*) as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`);
     return Number(others.rows[0]!.n) === 0;
   }, 'the app to close its database connections');
@@ -177,7 +178,7 @@ describe('connections: key rotation re-seals every secret without downtime (real
 
     // Everything decrypts with the new key alone (the old one can go): secrets unchanged, and
     // connection tokens unchanged unless a refresh replaced them meanwhile.
-    await eventually(async () => fitbit.counts.refresh_token - refreshesBefore === 3, 'the three Fitbit refreshes');
+    await pollUntil(async () => fitbit.counts.refresh_token - refreshesBefore === 3, 'the three Fitbit refreshes');
     const newOnly = KeyRing.parse(NEW);
     const values = await sealedValues(t);
     expect(values).toHaveLength(plaintexts.size);
@@ -212,7 +213,7 @@ describe('connections: key rotation re-seals every secret without downtime (real
       fitbit: standIn('rotating').counts.refresh_token,
     };
     await t.db.query(`update service_connections set expires_at = now() + interval '60 seconds', last_refresh_at = now() - interval '1 hour'`);
-    await eventually(async () => {
+    await pollUntil(async () => {
       const rows = await t.db.query<{ n: string }>(
         `select count(*) as n from service_connections where expires_at > now() + interval '30 minutes' and status = 'connected'`,
       );
@@ -230,7 +231,7 @@ describe('connections: key rotation re-seals every secret without downtime (real
     const { jobId } = await requestRotation({ redisUrl: TEST_REDIS_URL, queuePrefix: t.queuePrefix, primaryKeyId: 'old1', wait: false, log: () => undefined });
     const queue = new Queue(VAULT_QUEUE, { connection: { url: TEST_REDIS_URL }, prefix: t.queuePrefix });
     try {
-      await eventually(async () => !!(await Job.fromId(queue, jobId))?.failedReason, 'the refusal');
+      await pollUntil(async () => !!(await Job.fromId(queue, jobId))?.failedReason, 'the refusal');
       expect((await Job.fromId(queue, jobId))!.failedReason).toContain('deploy the new ENCRYPTION_KEYS');
       await (await Job.fromId(queue, jobId))?.remove().catch(() => undefined);
     } finally {

@@ -2,14 +2,15 @@ import { randomBytes } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
-import { followAuthorize, startServiceStandIns, type ServiceStandIn, type ServiceStandIns } from '../../e2e/standins/services.mjs';
+import { pollUntil } from '@life/test-support';
+import { followAuthorize, startServiceStandIns, type ServiceStandIn, type ServiceStandIns } from '@life/test-support/standins/services';
 import { createWorkerContext, prepareRuntime } from '../src/bootstrap.js';
 import { ServicesError } from '../src/modules/external-services/external-services.errors.js';
 import { TOKEN_REFRESH_QUEUE } from '../src/modules/external-services/jobs/token-refresh.job.js';
 import { TokenRefreshSweeper } from '../src/modules/external-services/jobs/token-refresh.sweeper.js';
 import { TokenAccess } from '../src/modules/external-services/token-access.js';
 import { backoffSeconds, TokenRefreshService } from '../src/modules/external-services/token-refresh.service.js';
-import { bearer, eventually, seedUsers, type SeededUser } from './helpers/seed.js';
+import { bearer, seedUsers, type SeededUser } from './helpers/seed.js';
 import { startTestApp, testEnv, type TestApp } from './helpers/test-app.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -54,7 +55,7 @@ describe('connections: background refresh (real PostgreSQL + Redis + two worker 
   const sweepAndDrain = async () => {
     await t.app.get(TokenRefreshSweeper).sweep();
     await worker.get(TokenRefreshSweeper).sweep();
-    await eventually(async () => {
+    await pollUntil(async () => {
       const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
       return Object.values(counts).every((n) => n === 0);
     }, 'the token-refresh queue to drain');
@@ -98,7 +99,7 @@ describe('connections: background refresh (real PostgreSQL + Redis + two worker 
     const calls = refreshCalls('google');
 
     await makeDue([id]);
-    await eventually(
+    await pollUntil(
       async () =>
         (await connectionOf(user!, 'googlecalendar')).refresh_failures === 0 &&
         refreshCalls('google') === calls + 1 &&
@@ -130,7 +131,7 @@ describe('connections: background refresh (real PostgreSQL + Redis + two worker 
     for (let round = 1; round <= 3; round++) {
       const previous = open(await connectionOf(user!, 'fitbit'), 'refresh_token');
       await makeDue([id]);
-      await eventually(async () => open(await connectionOf(user!, 'fitbit'), 'refresh_token') !== previous, `refresh round ${round}`);
+      await pollUntil(async () => open(await connectionOf(user!, 'fitbit'), 'refresh_token') !== previous, `refresh round ${round}`);
       const now = await connectionOf(user!, 'fitbit');
       const newest = open(now, 'refresh_token');
       expect(fitbit.refreshTokenAlive(newest)).toBe(true);
@@ -166,7 +167,7 @@ describe('connections: background refresh (real PostgreSQL + Redis + two worker 
       const calls = refreshCalls('rotating');
       const duplicates = fitbit.duplicateRefreshes;
       await makeDue(ids);
-      await eventually(async () => {
+      await pollUntil(async () => {
         const rows = await t.db.query<{ n: string }>(
           `select count(*) as n from service_connections where id = any($1) and expires_at > now() + interval '1 hour'`,
           [ids],
@@ -211,7 +212,7 @@ describe('connections: background refresh (real PostgreSQL + Redis + two worker 
     const calls = refreshCalls('notion');
     notion.failNextRefresh('invalid_grant');
     await makeDue([id]);
-    await eventually(async () => (await connectionOf(user!, 'notion')).status === 'needs_reconnect', 'needs_reconnect');
+    await pollUntil(async () => (await connectionOf(user!, 'notion')).status === 'needs_reconnect', 'needs_reconnect');
     const row = await connectionOf(user!, 'notion');
     expect(row.last_error).toContain('invalid_grant');
     // The refresh went out as Notion wants it: Basic, JSON, version header.
@@ -247,7 +248,7 @@ describe('connections: background refresh (real PostgreSQL + Redis + two worker 
     bungie.failNextRefresh(500, 1000);
     try {
       await makeDue([id]);
-      await eventually(async () => (await connectionOf(user!, 'destiny2')).refresh_failures === 1, 'the first failure');
+      await pollUntil(async () => (await connectionOf(user!, 'destiny2')).refresh_failures === 1, 'the first failure');
       const row = await connectionOf(user!, 'destiny2');
       const wait = new Date(row.refresh_not_before as string).getTime() - Date.now();
       expect(wait).toBeGreaterThan(100_000);
@@ -264,7 +265,7 @@ describe('connections: background refresh (real PostgreSQL + Redis + two worker 
 
       // The backoff is over and it fails again: the wait doubles.
       await t.db.query(`update service_connections set refresh_not_before = now() - interval '1 second' where id = $1`, [id]);
-      await eventually(async () => (await connectionOf(user!, 'destiny2')).refresh_failures === 2, 'the second failure');
+      await pollUntil(async () => (await connectionOf(user!, 'destiny2')).refresh_failures === 2, 'the second failure');
       const second = new Date((await connectionOf(user!, 'destiny2')).refresh_not_before as string).getTime() - Date.now();
       expect(second).toBeGreaterThan(220_000);
       expect(refreshCalls('bungie')).toBe(calls + 2);
@@ -273,7 +274,7 @@ describe('connections: background refresh (real PostgreSQL + Redis + two worker 
     }
     // The provider recovers: the next try succeeds and clears the failure count.
     await t.db.query(`update service_connections set refresh_not_before = now() - interval '1 second' where id = $1`, [id]);
-    await eventually(async () => (await connectionOf(user!, 'destiny2')).refresh_failures === 0, 'the recovery');
+    await pollUntil(async () => (await connectionOf(user!, 'destiny2')).refresh_failures === 0, 'the recovery');
     const healed = await connectionOf(user!, 'destiny2');
     expect([healed.refresh_not_before, healed.last_error, healed.status]).toEqual([null, null, 'connected']);
     expect(bungie.refreshTokenAlive(open(healed, 'refresh_token'))).toBe(true);
@@ -294,8 +295,8 @@ describe('connections: background refresh (real PostgreSQL + Redis + two worker 
       `update service_connections c set expires_at = now() - interval '1 minute' from external_services s where s.id = c.service_id and s.service_name = 'wow' and c.user_id = $1`,
       [user!.id],
     );
-    await eventually(async () => refreshCalls('google') === calls.google + 1, 'the keep-alive refresh');
-    await eventually(
+    await pollUntil(async () => refreshCalls('google') === calls.google + 1, 'the keep-alive refresh');
+    await pollUntil(
       async () => new Date((await connectionOf(user!, 'youtube')).last_refresh_at as string).getTime() > Date.now() - 60_000,
       'last_refresh_at moved',
     );

@@ -1,4 +1,4 @@
-import { followAuthorize, startServiceStandIns, type ServiceStandIn, type ServiceStandIns } from '../../e2e/standins/services.mjs';
+import { followAuthorize, startServiceStandIns, type ServiceStandIn, type ServiceStandIns } from '@life/test-support/standins/services';
 import { bearer, seedUsers, type SeededUser } from './helpers/seed.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 

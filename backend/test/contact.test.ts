@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import type { AddressObject } from 'mailparser';
+import { pollUntil } from '@life/test-support';
 import { ContactDeliveryService } from '../src/modules/contact/contact-delivery.service.js';
 import { ContactMailQueue } from '../src/modules/contact/contact-mail.queue.js';
 import { CONTACT_MAIL_QUEUE } from '../src/modules/contact/jobs/contact-mail.job.js';
@@ -35,17 +36,6 @@ interface Row {
 const LIMIT_PER_HOUR = 3;
 const CONTACT_TO = 'equipo@life.test';
 const CONTACT_FROM = 'Life Test <contact@life.test>';
-
-/** Polls until the condition holds (no fixed sleeps); fails with a description after the deadline. */
-async function until<T>(probe: () => Promise<T | undefined | false>, what: string, deadlineMs = 20_000): Promise<T> {
-  const end = Date.now() + deadlineMs;
-  while (Date.now() < end) {
-    const value = await probe().catch(() => undefined);
-    if (value) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`Timed out waiting for ${what}`);
-}
 
 let sequence = 0;
 const unique = () => `${Date.now().toString(36)}${(sequence++).toString(36)}${randomBytes(2).toString('hex')}`;
@@ -93,7 +83,7 @@ function contactSuite(t: () => TestApp) {
 
   const rowById = async (id: string) => (await t().db.query<Row>(`select * from contact_messages where id = $1`, [id])).rows[0];
   const waitForStatus = (id: string, status: Row['status']) =>
-    until(async () => ((await rowById(id))?.status === status ? rowById(id) : undefined), `message ${id} to be ${status}`);
+    pollUntil(async () => ((await rowById(id))?.status === status ? rowById(id) : undefined), `message ${id} to be ${status}`);
 
   return { send, rowsFor, rowCount, sendStored, rowById, waitForStatus };
 }
@@ -122,7 +112,7 @@ function queueOf(t: TestApp): Queue {
 
 /** Waits until nothing is waiting, running or scheduled for a retry on `contact-mail`. */
 async function queueIdle(queue: Queue): Promise<void> {
-  await until(async () => {
+  await pollUntil(async () => {
     const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children');
     return Object.values(counts).every((n) => n === 0);
   }, 'the contact-mail queue to be idle');
@@ -211,7 +201,7 @@ describe('Contact messages with SMTP configured (real PostgreSQL + Redis + worke
     await smtp.stop();
     const stored = await api.sendStored(validMessage({ subject: 'billing' }));
 
-    const failedOnce = await until(async () => {
+    const failedOnce = await pollUntil(async () => {
       const row = await api.rowById(stored.id);
       return row.attempts >= 1 && row.last_error ? row : undefined;
     }, 'a failed delivery attempt');

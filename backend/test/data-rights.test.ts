@@ -3,13 +3,14 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { DataExportDocumentSchema, type DataExport } from '@life/contracts';
-import { followAuthorize, startServiceStandIns, type ServiceStandIn, type ServiceStandIns } from '../../e2e/standins/services.mjs';
-import { startStripeStandIn, type StripeStandIn } from '../../e2e/standins/stripe.mjs';
+import { pollUntil } from '@life/test-support';
+import { followAuthorize, startServiceStandIns, type ServiceStandIn, type ServiceStandIns } from '@life/test-support/standins/services';
+import { startStripeStandIn, type StripeStandIn } from '@life/test-support/standins/stripe';
 import { createWorkerContext, prepareRuntime } from '../src/bootstrap.js';
 import { AccountErasureService } from '../src/modules/data-rights/account-erasure.service.js';
 import { ACCOUNT_ERASURE_QUEUE, erasureJobId } from '../src/modules/data-rights/jobs/data-rights.jobs.js';
 import { DataRightsSweeper } from '../src/modules/data-rights/jobs/data-rights.sweeper.js';
-import { bearer, eventually, seedUsers, type SeededUser } from './helpers/seed.js';
+import { bearer, seedUsers, type SeededUser } from './helpers/seed.js';
 import { startTestApp, testEnv, type TestApp } from './helpers/test-app.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -144,7 +145,7 @@ function helpers(t: TestApp) {
 
   async function waitForExport(user: SeededUser, id: string): Promise<DataExport> {
     let last: DataExport | undefined;
-    await eventually(async () => {
+    await pollUntil(async () => {
       last = (await json(await call(user.token, `/api/users/me/export/${id}`))) as DataExport;
       return last.status === 'ready';
     }, 'the export to be ready');
@@ -295,7 +296,7 @@ describe('data rights (real PostgreSQL + Redis, workers in the same process)', (
       expect(await h.json(expired)).toMatchObject({ error: 'export_expired' });
 
       await t.app.get(DataRightsSweeper).sweep();
-      await eventually(async () => (await h.count('select count(*) as n from data_exports where id = $1', [request.id])) === 0, 'the sweeper to delete it');
+      await pollUntil(async () => (await h.count('select count(*) as n from data_exports where id = $1', [request.id])) === 0, 'the sweeper to delete it');
       expect((await h.call(user!.token, `/api/users/me/export/${request.id}`)).status).toBe(404);
     });
   });
@@ -365,7 +366,7 @@ describe('data rights (real PostgreSQL + Redis, workers in the same process)', (
       // The other person is untouched.
       expect((await h.call(otherSession!.token, '/api/users/me')).status).toBe(200);
 
-      await eventually(async () => (await h.count('select count(*) as n from users where id = $1', [u.id])) === 0, 'the account to be erased');
+      await pollUntil(async () => (await h.count('select count(*) as n from users where id = $1', [u.id])) === 0, 'the account to be erased');
 
       // The providers were asked to revoke what they granted us.
       expect(standIn('github').revocations.slice(revocationsBefore.github)).toEqual([expect.objectContaining({ style: 'github', token: githubToken })]);
@@ -433,7 +434,7 @@ describe('data rights (real PostgreSQL + Redis, workers in the same process)', (
       await expect(t.app.get(AccountErasureService).erase(u.id)).resolves.toEqual({ outcome: 'already_erased' });
       const queue = t.app.get<Queue>(getQueueToken(ACCOUNT_ERASURE_QUEUE));
       await queue.add('erase', { userId: u.id }, { jobId: `${erasureJobId(u.id)}-again` });
-      await eventually(async () => {
+      await pollUntil(async () => {
         const counts = await queue.getJobCounts('waiting', 'active', 'delayed');
         return counts.waiting === 0 && counts.active === 0;
       }, 'the duplicate job to run');
@@ -501,7 +502,7 @@ describe('account erasure survives a worker restart and a lost job (separate web
     expect(await h.count('select count(*) as n from users where id = $1', [user!.id])).toBe(1);
 
     await startWorker();
-    await eventually(async () => (await h.count('select count(*) as n from users where id = $1', [user!.id])) === 0, 'the new worker to erase the account');
+    await pollUntil(async () => (await h.count('select count(*) as n from users where id = $1', [user!.id])) === 0, 'the new worker to erase the account');
     expect(standIn('rotating').revocations.map((r) => r.token)).toContain(refreshToken);
   });
 
@@ -527,7 +528,7 @@ describe('account erasure survives a worker restart and a lost job (separate web
     expect(await h.count('select count(*) as n from users where id = $1', [user!.id])).toBe(1);
 
     await startWorker();
-    await eventually(
+    await pollUntil(
       async () => (await h.count('select count(*) as n from users where id = $1', [user!.id])) === 0,
       'the sweeper to queue it again and the worker to finish',
     );

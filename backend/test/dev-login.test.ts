@@ -1,5 +1,5 @@
+import { freePort } from '@life/test-support';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
-import { freePort } from './helpers/net.js';
 
 /** Follows redirects by hand, carrying cookies per host, like a browser would. */
 class Browser {

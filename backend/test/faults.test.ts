@@ -4,8 +4,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Queue, QueueEvents } from 'bullmq';
+import { pollUntil } from '@life/test-support';
 import { CONTACT_MAIL_QUEUE } from '../src/modules/contact/jobs/contact-mail.job.js';
-import { bearer, eventually, seedUsers, type SeededUser } from './helpers/seed.js';
+import { bearer, seedUsers, type SeededUser } from './helpers/seed.js';
 import { SmtpStandIn } from './helpers/smtp-standin.js';
 import { TcpProxy } from './helpers/tcp-proxy.js';
 import { startTestApp, TEST_REDIS_URL, type TestApp } from './helpers/test-app.js';
@@ -15,7 +16,7 @@ import { createTestDatabase, TEST_DATABASE_ADMIN_URL } from './helpers/test-data
  * Faults, against the real PostgreSQL and Redis: those servers are shared with other test runs,
  * so they are never stopped here. Each outage is played by a TCP proxy between the app and the
  * server (helpers/tcp-proxy.ts), and a worker is a real `node dist/worker.js` process killed with
- * SIGKILL. Everything waits with `eventually`; a request's own timeout is what proves "no hang".
+ * SIGKILL. Everything waits with `pollUntil`; a request's own timeout is what proves "no hang".
  */
 
 // Answers are read as loose JSON: the assertions are the schema here.
@@ -139,7 +140,7 @@ describe('Redis goes away and comes back while the app serves', () => {
     await smtp.stop();
     const beforeEmail = uniqueEmail('before');
     expect((await sendContact(t, beforeEmail)).status).toBe(202);
-    await eventually(async () => ((await messageByEmail(t, beforeEmail))?.attempts ?? 0) >= 1, 'a failed first delivery');
+    await pollUntil(async () => ((await messageByEmail(t, beforeEmail))?.attempts ?? 0) >= 1, 'a failed first delivery');
 
     redis.stop();
     await smtp.start(smtpPort);
@@ -169,12 +170,12 @@ describe('Redis goes away and comes back while the app serves', () => {
 
     redis.resume();
 
-    await eventually(
+    await pollUntil(
       async () => (await messageByEmail(t, beforeEmail))?.status === 'sent' && (await messageByEmail(t, duringEmail))?.status === 'sent',
       'both messages mailed after Redis is back',
-      30_000,
+      { timeoutMs: 30_000 },
     );
-    await eventually(() => queueIdle(queue), 'the contact-mail queue to be idle');
+    await pollUntil(() => queueIdle(queue), 'the contact-mail queue to be idle');
     const before = (await messageByEmail(t, beforeEmail))!;
     const duringRow = (await messageByEmail(t, duringEmail))!;
     expect(smtp.mailsFor(before.id)).toHaveLength(1);
@@ -231,7 +232,7 @@ describe('PostgreSQL goes away and comes back while the app serves', () => {
     expectUnavailable(await call(t, '/api/users/me', auth));
 
     database.resume();
-    await eventually(async () => (await call(t, '/api/users/me', auth)).status === 200, 'the app to serve again once the database is back');
+    await pollUntil(async () => (await call(t, '/api/users/me', auth)).status === 200, 'the app to serve again once the database is back');
     expect((await call(t, '/api/external-services/all', auth)).status).toBe(200);
     const email = uniqueEmail('after');
     expect((await sendContact(t, email)).status).toBe(202);
@@ -240,7 +241,7 @@ describe('PostgreSQL goes away and comes back while the app serves', () => {
 
     // No connection stays checked out for good (a leaked one never comes back to the pool).
     const pool = (await orm.em.getDriver().getConnection().getNativeClient()) as unknown as { totalCount: number; idleCount: number };
-    await eventually(async () => pool.totalCount === pool.idleCount, 'every pooled connection to be idle again');
+    await pollUntil(async () => pool.totalCount === pool.idleCount, 'every pooled connection to be idle again');
   }, 60_000);
 });
 
@@ -281,13 +282,9 @@ describe('a worker process killed in the middle of a job', () => {
     return worker;
   }
 
-  /** `eventually`, failing with the workers' output. */
-  async function waitFor(check: () => Promise<boolean>, what: string, deadlineMs?: number): Promise<void> {
-    try {
-      await eventually(check, what, deadlineMs);
-    } catch (error) {
-      throw new Error(`${(error as Error).message}\n${workers.map((w, i) => `--- worker ${i + 1}:\n${w.output()}`).join('\n')}`, { cause: error });
-    }
+  /** `pollUntil`, failing with the workers' output. */
+  async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs?: number): Promise<void> {
+    await pollUntil(check, what, { timeoutMs, detail: () => workers.map((w, i) => `--- worker ${i + 1}:\n${w.output()}`).join('\n') });
   }
 
   beforeAll(async () => {

@@ -2,10 +2,10 @@ import { createHash, generateKeyPairSync, randomBytes, randomUUID } from 'node:c
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT } from 'jose';
-import { startAllStandIns, type AllStandIns, type LoginProviderName } from '../../e2e/standins/index.mjs';
+import { freePort } from '@life/test-support';
+import { startAllStandIns, type AllStandIns, type LoginProviderName } from '@life/test-support/standins';
 import { startOidcServer, subjectFor } from '../src/modules/auth/dev-idp/oidc-server.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
-import { freePort } from './helpers/net.js';
 
 /**
  * Signing in end to end against the real app (real PostgreSQL + Redis) and local

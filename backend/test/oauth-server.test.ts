@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as client from 'openid-client';
-import { followAuthorize, startServiceStandIns, type ServiceStandIns } from '../../e2e/standins/services.mjs';
 import { EntityManager } from '@mikro-orm/postgresql';
+import { freePort } from '@life/test-support';
+import { followAuthorize, startServiceStandIns, type ServiceStandIns } from '@life/test-support/standins/services';
 import { ExpiredTokensSweeper } from '../src/modules/oauth-server/expired-tokens.sweeper.js';
 import { SigningKeysService } from '../src/modules/oauth-server/signing-keys.service.js';
-import { freePort } from './helpers/net.js';
 import { bearer, seedUsers, type SeededUser } from './helpers/seed.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 

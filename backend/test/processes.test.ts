@@ -6,9 +6,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { freePort, pollUntil } from '@life/test-support';
 import { TEST_REDIS_URL } from './helpers/test-app.js';
 import { createTestDatabase } from './helpers/test-database.js';
-import { freePort } from './helpers/net.js';
 
 const backendDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const mainJs = path.join(backendDir, 'dist', 'main.js');
@@ -32,15 +32,8 @@ function start(script: string, env: Record<string, string>, args: string[] = [])
   return { child, output: () => output, exited };
 }
 
-/** Polls until the condition holds (no fixed sleeps); fails with the process output after the deadline. */
-async function until(condition: () => Promise<boolean>, describe: () => string, deadlineMs = 45_000): Promise<void> {
-  const end = Date.now() + deadlineMs;
-  while (Date.now() < end) {
-    if (await condition().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`Timed out waiting. Output:\n${describe()}`);
-}
+/** How long a process may take to come up, and what to show when it does not: its output. */
+const waitingOn = (started: Started) => ({ timeoutMs: 45_000, intervalMs: 200, detail: () => `Output:\n${started.output()}` });
 
 async function stop(started: Started): Promise<number | null> {
   started.child.kill('SIGTERM');
@@ -55,7 +48,7 @@ describe('the real processes', () => {
     const env = { PORT: String(port), EMBEDDED_DB_PORT: String(dbPort), DATA_DIR: dataDir, QUEUE_PREFIX: `lifeproc${randomBytes(3).toString('hex')}` };
 
     const first = start(mainJs, env);
-    await until(async () => (await fetch(`http://127.0.0.1:${port}/api/health`)).status === 200, first.output);
+    await pollUntil(async () => (await fetch(`http://127.0.0.1:${port}/api/health`)).status === 200, 'the first web process to be healthy', waitingOn(first));
     const client = new pg.Client({ connectionString: `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres` });
     await client.connect();
     await client.query(`insert into beta_invites (email, created_at) values ('kept@example.com', now())`);
@@ -63,7 +56,7 @@ describe('the real processes', () => {
     expect(await stop(first)).toBe(0);
 
     const second = start(mainJs, env);
-    await until(async () => (await fetch(`http://127.0.0.1:${port}/api/health`)).status === 200, second.output);
+    await pollUntil(async () => (await fetch(`http://127.0.0.1:${port}/api/health`)).status === 200, 'the second web process to be healthy', waitingOn(second));
     const again = new pg.Client({ connectionString: `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres` });
     await again.connect();
     const rows = await again.query(`select email from beta_invites`);
@@ -97,7 +90,7 @@ describe('the real processes', () => {
     const redis = new Redis(TEST_REDIS_URL);
     try {
       const worker = start(workerJs, { DATABASE_URL: db.url, QUEUE_PREFIX: prefix, ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}` });
-      await until(async () => (await redis.keys(`${prefix}:workers:*`)).length === 1, worker.output);
+      await pollUntil(async () => (await redis.keys(`${prefix}:workers:*`)).length === 1, 'the worker to report', waitingOn(worker));
       expect(await stop(worker)).toBe(0);
       expect(await redis.keys(`${prefix}:workers:*`)).toEqual([]);
     } finally {

@@ -1,22 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import { Redis } from 'ioredis';
+import { freePort } from '@life/test-support';
 import type { AppConfig } from '../src/config/config.js';
 import { RateLimitError } from '../src/core/rate-limit/rate-limit.errors.js';
 import { RateLimitService } from '../src/core/rate-limit/rate-limit.service.js';
 import { TEST_REDIS_URL } from './helpers/test-app.js';
 
 /** The reusable limiter on the real Redis, and what it does when Redis is away. */
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function rejection(promise: Promise<unknown>): Promise<RateLimitError> {
   try {

@@ -3,24 +3,13 @@
 // go to `playwright test`.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@life/test-support';
 import pg from 'pg';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const dbName = `life_e2e_${randomBytes(5).toString('hex')}`;
 const admin = new pg.Client({ connectionString: adminUrl });
@@ -32,13 +21,15 @@ dbUrl.pathname = `/${dbName}`;
 
 const port = await freePort();
 // Outside identity providers, replaced by local stand-ins speaking their protocols.
-const { startAllStandIns } = await import('../standins/index.mjs');
-const standIns = await startAllStandIns({ appUrl: `http://127.0.0.1:${port}` });
-const { startStripeStandIn } = await import('../standins/stripe.mjs');
+// Google and Microsoft: the app's own OpenID Connect server, as built.
+const { startAllStandIns } = await import('@life/test-support/standins');
+const { startOidcServer } = await import('../../backend/dist/modules/auth/dev-idp/oidc-server.js');
+const standIns = await startAllStandIns({ appUrl: `http://127.0.0.1:${port}`, startOidcServer });
+const { startStripeStandIn } = await import('@life/test-support/standins/stripe');
 const stripeKeys = { secretKey: `sk_test_${randomBytes(8).toString('hex')}`, webhookSecret: `whsec_${randomBytes(16).toString('hex')}` };
 const stripe = await startStripeStandIn(stripeKeys);
 // The connectable services (one stand-in per family of provider quirks) and the catalog rows pointing at them.
-const { startServiceStandIns } = await import('../standins/services.mjs');
+const { startServiceStandIns } = await import('@life/test-support/standins/services');
 const services = await startServiceStandIns();
 const env = {
   ...process.env,

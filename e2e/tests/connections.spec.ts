@@ -10,7 +10,7 @@ interface CatalogRow {
   [field: string]: unknown;
 }
 
-/** One service per family of provider quirks (e2e/standins/services.mjs). */
+/** One service per family of provider quirks (@life/test-support/standins/services). */
 const SERVICES = [
   { family: 'github', service: 'github' },
   { family: 'google', service: 'googlecalendar' },

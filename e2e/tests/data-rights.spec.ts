@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { familyPresets, startServiceStandIn } from '../standins/services.mjs';
-import type { ServiceStandIn } from '../standins/services.d.mts';
+import { familyPresets, startServiceStandIn, type ServiceStandIn } from '@life/test-support/standins/services';
 import { seedSession, signIn, withDb } from '../support/db.js';
 import { configureProviders, invite } from '../support/login.js';
 

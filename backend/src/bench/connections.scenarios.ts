@@ -4,6 +4,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
+import { pollUntil } from '@life/test-support';
+import type { ServiceStandIn } from '@life/test-support/standins/services';
 import { KeyRing } from '../core/crypto/key-ring.js';
 import { startNodeChild, stopChild, type ManagedChild } from './processes.js';
 import type { BenchContext, CustomResult, Scenario } from './scenarios.js';
@@ -16,8 +18,6 @@ import type { BenchContext, CustomResult, Scenario } from './scenarios.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const WORKER_JS = path.resolve(here, '..', 'worker.js');
-// backend/dist/bench → the repository's e2e stand-ins (a dev-only dependency of the bench).
-const SERVICES_STANDIN = path.resolve(here, '..', '..', '..', 'e2e', 'standins', 'services.mjs');
 
 const REFRESH_CONNECTIONS = 10_000;
 const REFRESH_WORKERS = 2;
@@ -144,17 +144,8 @@ export const servicesAllScenario: Scenario<{ token: string }> = {
   }),
 };
 
-interface StandIn {
-  url: string;
-  tokenUrl: string;
-  clientId: string;
-  clientSecret: string;
-  counts: { refresh_token: number; refreshOk: number; reusedRefreshTokens: number; failedRefreshes: number };
-  close(): Promise<void>;
-}
-
 interface RefreshState {
-  standIn: StandIn;
+  standIn: ServiceStandIn;
   workers: ManagedChild[];
   ids: string[];
 }
@@ -163,13 +154,14 @@ async function waitForWorkers(ctx: BenchContext, workers: ManagedChild[], count:
   const redis = new Redis(ctx.redisUrl, { maxRetriesPerRequest: 1 });
   redis.on('error', () => undefined);
   try {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      for (const worker of workers) if (worker.exited()) throw new Error(`${worker.name} exited during startup\n${worker.tail()}`);
-      if ((await redis.keys(`${ctx.queuePrefix}:workers:*`)).length >= count) return;
-      await sleep(200);
-    }
-    throw new Error(`${count} workers did not report within ${timeoutMs} ms`);
+    await pollUntil(async () => (await redis.keys(`${ctx.queuePrefix}:workers:*`)).length >= count, `${count} workers to report`, {
+      timeoutMs,
+      intervalMs: 200,
+      failIf: () => {
+        const exited = workers.find((worker) => worker.exited());
+        return exited && `${exited.name} exited during startup\n${exited.tail()}`;
+      },
+    });
   } finally {
     redis.disconnect();
   }
@@ -186,9 +178,8 @@ export const refreshScenario: Scenario<RefreshState> = {
   description: `Background token refresh: ${REFRESH_CONNECTIONS.toLocaleString('en-US')} connections due at once, ${REFRESH_WORKERS} worker processes, a stand-in provider answering at once`,
   timeoutMs: REFRESH_DEADLINE_MS + 120_000,
   async setup(ctx) {
-    const { startServiceStandIn } = (await import(SERVICES_STANDIN)) as {
-      startServiceStandIn: (options: Record<string, unknown>) => Promise<StandIn>;
-    };
+    // The stand-ins (@life/test-support, a dev-only dependency of the bench) load when a scenario needs them.
+    const { startServiceStandIn } = await import('@life/test-support/standins/services');
     const standIn = await startServiceStandIn({
       name: 'Bench',
       clientId: `bench-${randomBytes(4).toString('hex')}`,

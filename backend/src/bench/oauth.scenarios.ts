@@ -20,8 +20,6 @@ export const OAUTH_GROUP = 'oauth';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const STANDIN_JS = path.resolve(here, 'standin-server.js');
-// backend/dist/bench → the repository's e2e stand-ins (followAuthorize: what a person's click does).
-const SERVICES_STANDIN = path.resolve(here, '..', '..', '..', 'e2e', 'standins', 'services.mjs');
 
 const REDIRECT_URI = 'http://127.0.0.1:7777/callback';
 /** The scopes of the person's grant: the refresh tokens and the proxy token carry them (no openid: no ID token to sign). */
@@ -360,7 +358,8 @@ const proxyScenario: Scenario<ProxyState> = {
         body: JSON.stringify(row),
       });
       // The person connects GitHub: the app's auth URL, the stand-in's consent, the app's callback.
-      const { followAuthorize } = (await import(SERVICES_STANDIN)) as { followAuthorize: (authUrl: string) => Promise<URL> };
+      // followAuthorize (@life/test-support, a dev-only dependency of the bench): what a person's click does.
+      const { followAuthorize } = await import('@life/test-support/standins/services');
       const auth = await call(ctx.appUrl, '/api/external-services/github/auth', { method: 'POST', headers: person });
       const back = await followAuthorize(auth.auth_url as string);
       await call(ctx.appUrl, `/callback/github?${back.searchParams.toString()}`, { headers: { ...person, accept: 'application/json' } });

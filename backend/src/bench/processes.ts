@@ -1,21 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-
-/** A free TCP port on the loopback interface (closed again before returning). */
-export async function freeLoopbackPort(): Promise<number> {
-  const server = net.createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  server.close();
-  await once(server, 'close');
-  if (!port) throw new Error('Could not find a free port on 127.0.0.1');
-  return port;
-}
+import { pollUntil } from '@life/test-support';
 
 export interface ManagedChild {
   name: string;
@@ -95,23 +82,28 @@ export async function firstMessage<T>(child: ManagedChild, timeoutMs: number): P
 
 /** Polls `url` until it answers 200, the child dies, or the time is up. */
 export async function waitForHttp200(url: string, child: ManagedChild, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
   let last = 'no answer yet';
-  while (Date.now() < deadline) {
-    if (child.exited()) {
-      throw new Error(`${child.name} exited (code ${child.process.exitCode ?? child.process.signalCode}) before ${url} answered\n${child.tail()}`);
-    }
-    try {
-      const response = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(2_000) });
-      const text = await response.text();
-      if (response.status === 200) return;
-      last = `HTTP ${response.status}: ${text.slice(0, 300)}`;
-    } catch (error) {
-      last = error instanceof Error ? error.message : String(error);
-    }
-    await sleep(250);
-  }
-  throw new Error(`${url} did not answer 200 within ${timeoutMs} ms (last: ${last})\n${child.tail()}`);
+  await pollUntil(
+    async () => {
+      try {
+        const response = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(2_000) });
+        const text = await response.text();
+        if (response.status === 200) return true;
+        last = `HTTP ${response.status}: ${text.slice(0, 300)}`;
+      } catch (error) {
+        last = error instanceof Error ? error.message : String(error);
+      }
+      return false;
+    },
+    `${url} to answer 200`,
+    {
+      timeoutMs,
+      intervalMs: 250,
+      failIf: () =>
+        child.exited() && `${child.name} exited (code ${child.process.exitCode ?? child.process.signalCode}) before ${url} answered\n${child.tail()}`,
+      detail: () => `last: ${last}\n${child.tail()}`,
+    },
+  );
 }
 
 export interface MemoryStats {

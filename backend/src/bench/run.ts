@@ -6,8 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { freePort } from '@life/test-support';
 import { runLoad, type LoadResult } from './load.js';
-import { firstMessage, freeLoopbackPort, memoryOf, startNodeChild, stopChild, waitForHttp200, type ManagedChild } from './processes.js';
+import { firstMessage, memoryOf, startNodeChild, stopChild, waitForHttp200, type ManagedChild } from './processes.js';
 import {
   BASELINE,
   scenarios,
@@ -374,7 +375,7 @@ async function main(): Promise<number> {
     cleanup.add('remove data dir', async () => rmSync(dataDir, { recursive: true, force: true }));
     cleanup.add('delete Redis keys', () => deleteRedisKeys(redisUrl, queuePrefix));
 
-    const port = await freeLoopbackPort();
+    const port = await freePort();
     const appUrl = `http://127.0.0.1:${port}`;
     const appEnv: NodeJS.ProcessEnv = {
       ...process.env,

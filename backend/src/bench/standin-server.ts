@@ -1,9 +1,8 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { startServiceStandIns } from '@life/test-support/standins/services';
 
 /**
- * The upstream of the `oauth-proxy` scenario: the e2e GitHub stand-in
- * (`e2e/standins/services.mjs`, plain node:http, answering at once), in its own child process
+ * The upstream of the `oauth-proxy` scenario: the GitHub stand-in of `@life/test-support`
+ * (`libs/test-support/src/standins/services.mjs`, plain node:http, answering at once), in its own child process
  * so that the load generator's process serves nothing (as with the baseline and the app).
  *
  * Started by oauth.scenarios.ts with an IPC channel: it reports `{ row }` (the ready
@@ -11,19 +10,6 @@ import { fileURLToPath } from 'node:url';
  * `'user-calls'` with `{ userCalls }` (who-am-I calls served since the last ask) and exits on
  * SIGTERM or when the parent goes away.
  */
-const here = path.dirname(fileURLToPath(import.meta.url));
-// backend/dist/bench → the repository's e2e stand-ins (a dev-only dependency of the bench).
-const SERVICES_STANDIN = path.resolve(here, '..', '..', '..', 'e2e', 'standins', 'services.mjs');
-
-interface StandIns {
-  rows: Record<string, Record<string, unknown>>;
-  github?: { userCalls: unknown[] };
-  close(): Promise<void>;
-}
-
-const { startServiceStandIns } = (await import(SERVICES_STANDIN)) as {
-  startServiceStandIns: (options: { families: string[] }) => Promise<StandIns>;
-};
 const standIns = await startServiceStandIns({ families: ['github'] });
 let served = 0;
 

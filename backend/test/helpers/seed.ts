@@ -28,13 +28,3 @@ export async function seedUsers(db: TestDatabase, count: number, role: 'user' | 
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
-/** Polls until `check` holds (never a fixed sleep); throws with `what` after the deadline. */
-export async function eventually(check: () => Promise<boolean>, what: string, deadlineMs = 20_000): Promise<void> {
-  const end = Date.now() + deadlineMs;
-  while (Date.now() < end) {
-    if (await check().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`Timed out waiting for: ${what}`);
-}

@@ -49,5 +49,6 @@ export declare function startAllStandIns(options: {
   appUrl: string;
   githubAccounts?: (Partial<GithubAccount> & { login: string })[];
   appleAccount?: AppleAccount;
-  startOidcServer?: StartOidcServer;
+  /** The app's own OpenID Connect server (backend/src/modules/auth/dev-idp/oidc-server.ts), serving Google and Microsoft. */
+  startOidcServer: StartOidcServer;
 }): Promise<AllStandIns>;

@@ -27,15 +27,16 @@ export { startGithubStandIn } from './github.mjs';
  * @param {string} options.appUrl  the app's public URL (redirect URIs are `${appUrl}/login/{provider}/callback`)
  * @param {import('./github.mjs').GithubAccount[]} [options.githubAccounts]
  * @param {import('./apple.mjs').AppleAccount} [options.appleAccount]
- * @param {(options: { clients: { client_id: string, client_secret: string, redirect_uris: string[] }[], port?: number, title?: string }) => Promise<{ issuer: string, close(): Promise<void> }>} [options.startOidcServer]
- *   defaults to the built backend's (backend/dist/...); jest passes the one from backend/src.
+ * @param {(options: { clients: { client_id: string, client_secret: string, redirect_uris: string[] }[], port?: number, title?: string }) => Promise<{ issuer: string, close(): Promise<void> }>} options.startOidcServer
+ *   the app's own (backend/src/modules/auth/dev-idp/oidc-server.ts): the e2e runner passes the
+ *   built one (backend/dist), jest the one from backend/src.
  */
 export async function startAllStandIns(options) {
   const appUrl = options.appUrl.replace(/\/$/, '');
   const callback = (/** @type {string} */ provider) => `${appUrl}/login/${provider}/callback`;
   const secret = () => randomBytes(24).toString('base64url');
 
-  const startOidc = options.startOidcServer ?? /** @type {any} */ (await import('../../backend/dist/modules/auth/dev-idp/oidc-server.js')).startOidcServer;
+  const startOidc = options.startOidcServer;
 
   const credentials = {
     github: { clientId: `Iv1.${randomBytes(8).toString('hex')}`, clientSecret: secret() },
