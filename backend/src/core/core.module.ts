@@ -5,6 +5,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { KeyRing } from './crypto/key-ring.js';
+import { AwaitingEventPublisher } from './events/awaiting-event-publisher.js';
 import { MigrationRunner } from './database/migration-runner.js';
 import { ormConfig, type OrmOptions } from './database/orm.config.js';
 import { ContractInterceptor } from './http/contract.interceptor.js';
@@ -57,12 +58,13 @@ export class CoreModule {
         { provide: APP_FILTER, useClass: GlobalExceptionFilter },
         { provide: APP_INTERCEPTOR, useClass: ContractInterceptor },
         MigrationRunner,
+        AwaitingEventPublisher,
         OneTimeStore,
         OpenApiService,
         RateLimitService,
         ...(runsWorkers(role) ? [WorkerHeartbeatService, PeriodicScheduler, PeriodicProcessor] : []),
       ],
-      exports: [APP_CONFIG, KeyRing, OneTimeStore, PROCESS_ROLE, SpaIndex, OpenApiService, RateLimitService, RedisModule, BullModule],
+      exports: [APP_CONFIG, AwaitingEventPublisher, KeyRing, OneTimeStore, PROCESS_ROLE, SpaIndex, OpenApiService, RateLimitService, RedisModule, BullModule],
     };
   }
 }

@@ -4,6 +4,7 @@ import type { ProcessRole } from '../../core/queue/process-role.js';
 import { AuditController } from './audit.controller.js';
 import { AuditInterceptor } from './audit.interceptor.js';
 import { AuditService } from './audit.service.js';
+import { SecurityEventsAuditor } from './handlers/security-events.handler.js';
 
 /** The audit log: every module may record (global), admins read it. */
 @Global()
@@ -14,7 +15,7 @@ export class AuditModule {
     return {
       module: AuditModule,
       controllers: web ? [AuditController] : [],
-      providers: [AuditService, ...(web ? [{ provide: APP_INTERCEPTOR, useClass: AuditInterceptor }] : [])],
+      providers: [AuditService, SecurityEventsAuditor, ...(web ? [{ provide: APP_INTERCEPTOR, useClass: AuditInterceptor }] : [])],
       exports: [AuditService],
     };
   }

@@ -1,8 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
+import { EventBus } from '@nestjs/cqrs';
 import type { LoginSuccess } from '@life/contracts';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { AppError } from '../../core/http/app-error.js';
+import { RateLimitService, type RateLimit } from '../../core/rate-limit/rate-limit.service.js';
 import { User } from '../users/entities/user.entity.js';
 import { toProfile, UsersService } from '../users/users.service.js';
 import { appleClientSecret } from './apple-client-secret.js';
@@ -15,6 +18,7 @@ import { LoginProvidersService } from './login-providers.service.js';
 import { hashBrowserBinding, LoginStateStore } from './login-state.store.js';
 import { OidcVerifier } from './oidc-verifier.js';
 import { SessionService } from './session.service.js';
+import { SignedInEvent, SignInRefusedEvent } from './public/events.js';
 
 interface EffectiveProvider {
   name: string;
@@ -54,6 +58,9 @@ async function readJson(response: Response): Promise<Record<string, unknown>> {
  */
 @Injectable()
 export class LoginFlowService {
+  /** Sign-in attempts (starts and callbacks) per client IP: slows down state guessing and provider abuse. */
+  private readonly attempts: RateLimit;
+
   constructor(
     private readonly em: EntityManager,
     private readonly providers: LoginProvidersService,
@@ -63,8 +70,39 @@ export class LoginFlowService {
     private readonly users: UsersService,
     private readonly invites: BetaInvitesService,
     private readonly sessions: SessionService,
+    private readonly events: EventBus,
+    rateLimits: RateLimitService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.attempts = rateLimits.create({ name: 'sign-in:ip', points: config.signInRatePer10Min, durationSeconds: 600 });
+  }
+
+  /** 'Iniciar sesión con …': counts the attempt, then where the browser goes and what binds it. */
+  async begin(name: string, returnTo: string | undefined, ip: string): Promise<{ url: string; browserBinding: string }> {
+    await this.attempts.consume(ip);
+    return this.start(name, returnTo);
+  }
+
+  /**
+   * The provider's answer: counts the attempt, signs the person in, and tells the audit log
+   * either way (signed in, or refused with the code the person was answered with).
+   */
+  async complete(
+    name: string,
+    answer: { code: string; state: string; iss?: string },
+    browserBinding: string | undefined,
+    meta: { ip: string; userAgent?: string },
+  ): Promise<LoginSuccess> {
+    try {
+      await this.attempts.consume(meta.ip);
+      const success = await this.finish(name, answer, browserBinding, meta);
+      await this.events.publish(new SignedInEvent(success.user.id, success.user.email, name));
+      return success;
+    } catch (error) {
+      await this.events.publish(new SignInRefusedEvent(name, error instanceof AppError ? error.code : 'error'));
+      throw error;
+    }
+  }
 
   private async effective(name: string): Promise<EffectiveProvider> {
     const family = familyOf(name);

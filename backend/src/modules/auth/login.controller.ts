@@ -1,10 +1,8 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { LoginCallbackQuerySchema, LoginStartQuerySchema, LoginSuccessSchema, ProviderParamsSchema } from '@life/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { AppError } from '../../core/http/app-error.js';
-import { RateLimitService, type RateLimit } from '../../core/rate-limit/rate-limit.service.js';
 import { Contract } from '../../core/http/contract.js';
 import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-user.decorator.js';
 import { Public } from '../../core/http/public.decorator.js';
@@ -30,22 +28,14 @@ type CookieRequest = FastifyRequest & { cookies: Record<string, string | undefin
 
 @Controller()
 export class LoginController {
-  /** Sign-in attempts (starts and callbacks) per client IP: slows down state guessing and provider abuse. */
-  private readonly attempts: RateLimit;
-
   constructor(
     private readonly flow: LoginFlowService,
     private readonly sessions: SessionService,
-    rateLimits: RateLimitService,
-    @Inject(APP_CONFIG) config: AppConfig,
-  ) {
-    this.attempts = rateLimits.create({ name: 'sign-in:ip', points: config.signInRatePer10Min, durationSeconds: 600 });
-  }
+  ) {}
 
   private async redirectToProvider(provider: string, returnTo: string | undefined, request: FastifyRequest, reply: FastifyReply) {
     try {
-      await this.attempts.consume(request.ip);
-      const { url, browserBinding } = await this.flow.start(provider, returnTo);
+      const { url, browserBinding } = await this.flow.begin(provider, returnTo, request.ip);
       void reply.setCookie(LOGIN_COOKIE, browserBinding, {
         httpOnly: true,
         sameSite: 'lax',
@@ -93,16 +83,6 @@ export class LoginController {
   }
 
   @Get('login/:provider/callback')
-  @Audited({
-    action: 'auth.sign_in',
-    onError: 'auth.sign_in_refused',
-    target: ({ params }) => ({ type: 'login_provider', id: params.provider }),
-    actor: ({ result }) => {
-      const user = (result as { user?: { id?: string; email?: string } } | undefined)?.user;
-      return user ? { id: user.id, label: user.email } : { id: null, label: null };
-    },
-    details: ({ error }) => (error ? { reason: (error as { code?: string }).code ?? 'error' } : {}),
-  })
   @Public()
   @Contract({
     summary: 'Finish signing in (called once by the SPA callback page)',
@@ -119,10 +99,9 @@ export class LoginController {
     @Req() request: CookieRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    await this.attempts.consume(request.ip);
     void reply.clearCookie(LOGIN_COOKIE, { path: '/login' });
     void reply.header('cache-control', 'no-store');
-    return this.flow.finish(provider, { code: query.code, state: query.state, iss: query.iss }, request.cookies?.[LOGIN_COOKIE], {
+    return this.flow.complete(provider, { code: query.code, state: query.state, iss: query.iss }, request.cookies?.[LOGIN_COOKIE], {
       ip: request.ip,
       userAgent: request.headers['user-agent'],
     });

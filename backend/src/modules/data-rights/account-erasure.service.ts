@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { CreateRequestContext } from '@mikro-orm/decorators/legacy';
 import { EntityManager } from '@mikro-orm/postgresql';
+import { EventBus } from '@nestjs/cqrs';
+import { AwaitingEventPublisher } from '../../core/events/awaiting-event-publisher.js';
 import { confirmsErasure, type ErasureAccepted } from '@life/contracts';
 import type { AuthenticatedUser } from '../../core/http/current-user.decorator.js';
-import { AuditService } from '../audit/audit.service.js';
 import { SessionService } from '../auth/session.service.js';
 import { BillingPrivacyService } from '../billing/billing-privacy.service.js';
 import { ConnectionsService } from '../external-services/connections.service.js';
@@ -12,16 +12,11 @@ import { AuthorizationService } from '../oauth-server/authorization.service.js';
 import { DataRightsError, DataRightsErrorCode } from './data-rights.errors.js';
 import { DataRightsQueues } from './data-rights.queues.js';
 import { PersonalDataRepository } from './personal-data.repository.js';
+import { AccountErasedEvent, ErasureRequestedEvent } from './public/events.js';
 
 export type ErasureOutcome =
   | { outcome: 'erased'; connections: number; revokedAtProvider: number; appGrants: number; membershipKept: boolean }
   | { outcome: 'already_erased' | 'not_requested' };
-
-/** The same id every time for one account, so a retried erasure records 'account.erased' once. */
-function erasedRecordId(userId: string): string {
-  const hex = createHash('sha256').update(`account.erased:${userId}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
 
 /**
  * 'Eliminar mi cuenta'. The request (web) marks the account, signs the person out everywhere at
@@ -41,7 +36,8 @@ export class AccountErasureService {
     private readonly connections: ConnectionsService,
     private readonly authorization: AuthorizationService,
     private readonly billing: BillingPrivacyService,
-    private readonly audit: AuditService,
+    private readonly events: EventBus,
+    private readonly strictEvents: AwaitingEventPublisher,
   ) {}
 
   async request(user: AuthenticatedUser, confirm: string): Promise<ErasureAccepted> {
@@ -50,7 +46,7 @@ export class AccountErasureService {
     }
     const requestedAt = await this.data.markErasureRequested(user.id);
     await this.sessions.revokeAllFor(user.id);
-    await this.audit.record({ action: 'account.erasure_requested', target: { type: 'user', id: user.id } });
+    await this.events.publish(new ErasureRequestedEvent(user.id));
     await this.queues.enqueueErasure(user.id);
     this.logger.log({ userId: user.id }, 'Account erasure requested');
     return { status: 'accepted', requested_at: (requestedAt ?? new Date()).toISOString() };
@@ -72,21 +68,15 @@ export class AccountErasureService {
     const billing = await this.billing.forgetMember(userId);
     await this.data.deleteContactMessages(userId, person.email);
     await this.data.deleteBetaInvite(person.email);
-    await this.audit.anonymiseActor(userId, person.email);
     const summary = {
       connections: disconnected.length,
       revokedAtProvider: disconnected.filter((entry) => entry.revoked_at_provider).length,
       appGrants: apps.grants,
       membershipKept: billing.membershipKept,
     };
-    await this.audit.record({
-      id: erasedRecordId(userId),
-      action: 'account.erased',
-      actor: { id: userId, label: null },
-      target: { type: 'user', id: userId },
-      ip: null,
-      userAgent: null,
-      details: {
+    // The audit log anonymises the person's records and records the erasure (idempotent).
+    await this.strictEvents.publishStrict(
+      new AccountErasedEvent(userId, person.email, {
         connections: summary.connections,
         revoked_at_provider: summary.revokedAtProvider,
         not_revoked: disconnected.filter((entry) => !entry.revoked_at_provider).map((entry) => entry.service),
@@ -94,8 +84,8 @@ export class AccountErasureService {
         app_tokens: apps.tokens,
         membership_kept: summary.membershipKept,
         subscription_cancelled: billing.subscriptionCancelled,
-      },
-    });
+      }),
+    );
     await this.data.deleteUser(userId);
     this.logger.log({ userId, ...summary }, 'Account erased');
     return { outcome: 'erased', ...summary };

@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { DataExport } from '@life/contracts';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { RateLimitService, type RateLimit } from '../../core/rate-limit/rate-limit.service.js';
-import { AuditService } from '../audit/audit.service.js';
+import { EventBus } from '@nestjs/cqrs';
+import { DataExportRequestedEvent } from './public/events.js';
 import { DataRightsError, DataRightsErrorCode } from './data-rights.errors.js';
 import { DataRightsQueues } from './data-rights.queues.js';
 import { PersonalDataRepository, toDataExportView } from './personal-data.repository.js';
@@ -26,7 +27,7 @@ export class DataExportService {
   constructor(
     private readonly data: PersonalDataRepository,
     private readonly queues: DataRightsQueues,
-    private readonly audit: AuditService,
+    private readonly events: EventBus,
     rateLimits: RateLimitService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
@@ -42,7 +43,7 @@ export class DataExportService {
     }
     await this.perUser.consume(userId);
     const created = await this.data.createExport(userId);
-    await this.audit.record({ action: 'account.data_export_requested', target: { type: 'data_export', id: created.id } });
+    await this.events.publish(new DataExportRequestedEvent(created.id));
     await this.queues.enqueueExport(created.id);
     return toDataExportView(created);
   }

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
+import { EventBus, QueryBus } from '@nestjs/cqrs';
 import { EntityManager } from '@mikro-orm/postgresql';
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { AppGrant, ConsentDecision, ConsentInfo, Language } from '@life/contracts';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { AppError } from '../../core/http/app-error.js';
-import { AuditService } from '../audit/audit.service.js';
 import { SessionStartQuery } from '../auth/public/queries.js';
+import { ConsentDeniedEvent, ConsentGivenEvent, GrantRevokedEvent } from './public/events.js';
 import { ClientsService, redirectUriMatches } from './clients.service.js';
 import type { OAuthClient } from './entities/oauth-client.entity.js';
 import { OAuthGrant } from './entities/oauth-grant.entity.js';
@@ -60,7 +60,7 @@ export class AuthorizationService {
     private readonly em: EntityManager,
     private readonly clients: ClientsService,
     private readonly tokens: TokenStore,
-    private readonly audit: AuditService,
+    private readonly events: EventBus,
     private readonly queries: QueryBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -129,9 +129,8 @@ export class AuthorizationService {
   /** The person's answer on the consent screen: where the browser goes next. */
   async decide(source: unknown, action: 'allow' | 'deny', user: ConsentingUser): Promise<ConsentDecision> {
     const request = await this.check(source);
-    const auditTarget = { type: 'oauth_client', id: request.client.clientId };
     if (action === 'deny') {
-      await this.audit.record({ action: 'oauth.consent_denied', target: auditTarget, details: { scope: request.scopes.join(' ') } });
+      await this.events.publish(new ConsentDeniedEvent(request.client.clientId, request.scopes));
       return {
         redirect_to: this.redirect(request.redirectUri, {
           error: 'access_denied',
@@ -142,7 +141,7 @@ export class AuthorizationService {
       };
     }
     const grantId = await this.remember(user.id, request.client, request.scopes);
-    await this.audit.record({ action: 'oauth.consent_given', target: auditTarget, details: { scope: request.scopes.join(' '), grant_id: grantId } });
+    await this.events.publish(new ConsentGivenEvent(request.client.clientId, request.scopes, grantId));
     const authTime = await this.sessionStart(user.sessionId);
     const location = await this.issueCode(request, { id: user.id, grantId, authTime });
     const url = new URL(location);
@@ -243,6 +242,12 @@ export class AuthorizationService {
     const tokens = await this.tokens.revokeGrant(grantId);
     this.logger.log({ grantId, tokens }, 'Grant revoked by its owner');
     return { clientId: rows[0]!.client_id, tokens };
+  }
+
+  /** 'Aplicaciones con acceso': the owner revokes one grant (the audit log hears of it). */
+  async revokeGrantByOwner(userId: string, grantId: string): Promise<void> {
+    const { clientId } = await this.revokeGrant(userId, grantId);
+    await this.events.publish(new GrantRevokedEvent(grantId, clientId));
   }
 
   /**

@@ -4,7 +4,6 @@ import { RequestLanguage } from '../../core/i18n/request-language.decorator.js';
 import { Contract } from '../../core/http/contract.js';
 import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-user.decorator.js';
 import { AuthorizationService } from './authorization.service.js';
-import { Audited } from '../audit/public/audited.decorator.js';
 
 /** The person's own view of the apps they let in (profile: 'Aplicaciones con acceso'). */
 @Controller('api/users/me/apps')
@@ -18,7 +17,6 @@ export class GrantsController {
   }
 
   @Delete(':id')
-  @Audited({ action: 'oauth.grant_revoked', target: ({ params }) => ({ type: 'oauth_grant', id: params.id }) })
   @HttpCode(204)
   @Contract({
     summary: 'Revoke an app’s grant: every token issued under it stops working at once',
@@ -28,6 +26,6 @@ export class GrantsController {
     errors: [404],
   })
   async revoke(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string) {
-    await this.authorization.revokeGrant(user.id, id);
+    await this.authorization.revokeGrantByOwner(user.id, id);
   }
 }

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
+import { EventBus, QueryBus } from '@nestjs/cqrs';
 import { EntityManager } from '@mikro-orm/postgresql';
 import OAuth2Server from '@node-oauth/oauth2-server';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
-import { AuditService } from '../audit/audit.service.js';
 import { PersonProfileQuery } from '../users/public/queries.js';
+import { CodeReplayDetectedEvent, RefreshReuseDetectedEvent } from './public/events.js';
 import { ClientsService } from './clients.service.js';
 import type { OAuthClient } from './entities/oauth-client.entity.js';
 import { OAuthProtocolError, type OAuthErrorCode } from './oauth.errors.js';
@@ -67,7 +67,7 @@ export class TokenEndpointService {
     private readonly clients: ClientsService,
     private readonly store: TokenStore,
     private readonly keys: SigningKeysService,
-    private readonly audit: AuditService,
+    private readonly events: EventBus,
     private readonly queries: QueryBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
@@ -213,23 +213,13 @@ export class TokenEndpointService {
     await this.em.getConnection().execute('update oauth_codes set replayed_at = now() where id = ?', [codeId], 'run');
     const revoked = await this.store.revokeFromCode(codeId);
     this.logger.warn({ codeId, revoked }, 'Authorization code replayed: its tokens were revoked');
-    await this.audit.record({
-      action: 'oauth.code_replay_detected',
-      actor: { id: null, label: null },
-      target: { type: 'oauth_code', id: codeId },
-      details: { revoked_count: revoked },
-    });
+    await this.events.publish(new CodeReplayDetectedEvent(codeId, revoked));
   }
 
   private async refreshReused(familyId: string): Promise<void> {
     const revoked = await this.store.revokeFamily(familyId, 'refresh_reuse');
     this.logger.warn({ familyId, revoked }, 'Refresh token reused: the whole family was revoked');
-    await this.audit.record({
-      action: 'oauth.refresh_reuse_detected',
-      actor: { id: null, label: null },
-      target: { type: 'token_family', id: familyId },
-      details: { revoked_count: revoked },
-    });
+    await this.events.publish(new RefreshReuseDetectedEvent(familyId, revoked));
   }
 
   private async idToken(subject: Subject, clientId: string, scopes: string[]): Promise<string> {
