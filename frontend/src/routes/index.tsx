@@ -1,4 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { EditionsSection } from '@/features/billing/components/editions-section';
 import { LandingPage } from '@/features/landing/components/landing-page';
 
 export interface LandingSearch {
@@ -12,5 +13,10 @@ export const Route = createFileRoute('/')({
     // The router JSON-parses query values; any code is shown as text.
     return code === undefined || code === null || code === '' ? {} : { login_error: String(code) };
   },
-  component: LandingPage,
+  component: Landing,
 });
+
+/** Features do not import each other: the landing page gets billing's editions here. */
+function Landing() {
+  return <LandingPage editions={<EditionsSection />} />;
+}

@@ -1,15 +1,15 @@
 import { AppWindow, HeartPulse, Inbox, KeyRound, MailPlus, Plug } from 'lucide-react';
 import type { AdminSection } from '@/components/layout/admin-panel-shell';
-import { AppsAdminSection } from '@/features/oauth/components/apps-admin-section';
-import { ServicesAdminSection } from '@/features/services/components/services-admin-section';
+import { AppsAdminSection } from './components/apps-admin-section';
 import { BetaInvitesSection } from './components/beta-invites-section';
 import { ContactMessagesView, UnhandledContactMessagesBadge } from './components/contact-messages-view';
 import { LoginProvidersSection } from './components/login-providers-section';
+import { ServicesAdminSection } from './components/services-admin-section';
 import { SystemHealthSection } from './components/system-health-section';
 
 /**
- * The admin panel's sections, in menu order. Each later feature plugs its body in by
- * setting `Component`; the shell already renders the title.
+ * The admin panel's sections, in menu order. Every section body lives in this feature
+ * (`./components`); `Component` plugs it in and the shell already renders the title.
  */
 export type AdminSectionId = 'betainvites' | 'loginproviders' | 'servicios' | 'aplicaciones' | 'salud';
 

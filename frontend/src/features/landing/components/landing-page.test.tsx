@@ -105,30 +105,10 @@ describe('LandingPage', () => {
     expect(first).toHaveAttribute('data-flipped', 'false');
   });
 
-  it('shows the three exclusive editions, each 300 px wide', async () => {
-    renderWithProviders(<LandingPage />);
-    expect(await screen.findByRole('heading', { name: 'Ediciones Exclusivas' })).toBeInTheDocument();
-    const editions = screen.getAllByTestId('edition-card');
-    expect(editions).toHaveLength(3);
-    const texts = editions.map((card) => ({
-      name: within(card).getByRole('heading').textContent,
-      price: within(card).getByTestId('edition-price').textContent,
-      limit: within(card).getByTestId('edition-limit').textContent,
-    }));
-    expect(texts).toEqual([
-      // Prices come formatted for the locale: a no-break space keeps "2 €" together.
-      { name: 'Élite', price: '2\u00a0€ / mes', limit: 'limitada a 1.000 miembros' },
-      { name: 'Prestige', price: '3\u00a0€ / mes', limit: 'para los siguientes 9.000 miembros' },
-      { name: 'Legacy', price: '4\u00a0€ / mes', limit: 'reservada para los últimos 20.000 miembros' },
-    ]);
-    expect(screen.getByText('Asegura tu acceso de por vida al precio más bajo jamás ofrecido.')).toBeInTheDocument();
-    expect(screen.getByText('Aún estás a tiempo de fijar tu precio de por vida.')).toBeInTheDocument();
-    expect(screen.getByText('La última oportunidad de tener un precio de por vida.')).toBeInTheDocument();
-    for (const card of editions) {
-      expect(card).toHaveClass('w-[300px]');
-      expect(within(card).getByRole('button', { name: 'Comprar' })).toBeInTheDocument();
-    }
+  it('shows the editions slot under the services carousel', async () => {
+    // The / route plugs billing's editions in (features/billing/components/editions-section.test.tsx, src/app/page-composition.test.tsx).
+    renderWithProviders(<LandingPage editions={<section data-testid="editions-slot" />} />);
+    const editions = await screen.findByTestId('editions-slot');
+    expect(screen.getByTestId('carousel-track').compareDocumentPosition(editions) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
-
-  // The cart's behaviour with live editions: editions-section.test.tsx.
 });

@@ -1,10 +1,15 @@
+import type { ReactNode } from 'react';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { EditionsSection } from './editions-section';
 import { LoginErrorBanner } from './login-error-banner';
 import { ServicesCarousel } from './services-carousel';
 
-export function LandingPage() {
+export interface LandingPageProps {
+  /** The editions block under the services carousel (billing's, plugged in by the `/` route). */
+  editions?: ReactNode;
+}
+
+export function LandingPage({ editions }: LandingPageProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const search = useSearch({ strict: false });
@@ -33,7 +38,7 @@ export function LandingPage() {
         </div>
       </section>
       <ServicesCarousel />
-      <EditionsSection />
+      {editions}
     </div>
   );
 }

@@ -14,13 +14,7 @@ afterEach(() => {
 function renderProfile(onPatch: (request: RecordedRequest) => Response | Promise<Response>) {
   signIn(REGULAR_USER);
   const api = stubFetch((request) =>
-    request.method === 'PATCH'
-      ? onPatch(request)
-      : request.url === '/api/billing/membership'
-        ? jsonResponse(200, { membership: null })
-        : request.url === '/api/users/me/apps'
-          ? jsonResponse(200, [])
-          : jsonResponse(200, REGULAR_USER),
+    request.method === 'PATCH' ? onPatch(request) : request.url === '/api/users/me/apps' ? jsonResponse(200, []) : jsonResponse(200, REGULAR_USER),
   );
   renderWithProviders(
     <>
@@ -51,8 +45,16 @@ describe('ProfilePage', () => {
     expect(email).toHaveAttribute('readonly');
     expect(screen.getByRole('button', { name: 'Guardar cambios' })).toHaveAttribute('data-testid', 'profile-save');
     expect(requests.find((request) => request.url === '/api/users/me')).toMatchObject({ method: 'GET', headers: { Authorization: 'Bearer test-token' } });
-    // Not a member yet: the checkout button sits next to the save button (profile-billing.test.tsx covers it).
-    expect(await screen.findByRole('button', { name: 'Pagar con Stripe' })).toHaveAttribute('type', 'button');
+  });
+
+  it('shows the membership slot above the form and the form actions next to "Guardar cambios"', async () => {
+    signIn(REGULAR_USER);
+    stubFetch((request) => (request.url === '/api/users/me/apps' ? jsonResponse(200, []) : jsonResponse(200, REGULAR_USER)));
+    // The /profile route plugs billing's membership panel and 'Pagar con Stripe' in (src/app/page-composition.test.tsx).
+    renderWithProviders(<ProfilePage membership={<p data-testid="membership-slot" />} formActions={<button type="button" data-testid="form-action" />} />);
+    const save = await screen.findByTestId('profile-save');
+    expect(screen.getByTestId('form-action').parentElement).toContainElement(save);
+    expect(screen.getByTestId('membership-slot').compareDocumentPosition(save) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 
   it('saves only {username}: "Guardando..." while saving, then the success banner and the new name in the header', async () => {

@@ -1,6 +1,5 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import type { UserProfile } from '@life/contracts';
-import { useSearch } from '@tanstack/react-router';
 import { Lock } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/ui/alert';
@@ -12,20 +11,23 @@ import { useProfile } from '../api/get-profile';
 import { useUpdateProfile } from '../api/update-profile';
 import { AppGrantsSection } from './app-grants-section';
 import { DataRightsSection } from './data-rights-section';
-import { MembershipSection } from './membership-section';
-import { PayWithStripe } from './pay-with-stripe';
 
-export function ProfilePage() {
+export interface ProfilePageProps {
+  /** Shown above the profile form (billing's membership panel, plugged in by the `/profile` route). */
+  membership?: ReactNode;
+  /** Shown in the form's button row, next to 'Guardar cambios' (billing's 'Pagar con Stripe'). */
+  formActions?: ReactNode;
+}
+
+export function ProfilePage({ membership, formActions }: ProfilePageProps) {
   const { t } = useTranslation();
   const profile = useProfile();
-  // Stripe sends the person back to /profile?checkout=success.
-  const checkoutReturned = useSearch({ strict: false }).checkout === 'success';
 
   return (
     <div className="mx-auto max-w-2xl px-4 py-12 sm:px-6">
       <h1 className="text-3xl font-bold tracking-tight text-foreground">{t('profile.title')}</h1>
       <p className="mt-2 text-muted-foreground">{t('profile.subtitle')}</p>
-      <MembershipSection checkoutReturned={checkoutReturned} />
+      {membership}
       <div className="mt-8 rounded-3xl border bg-card p-6 shadow-soft sm:p-8">
         {profile.isPending ? (
           <div className="flex justify-center py-10">
@@ -45,7 +47,7 @@ export function ProfilePage() {
           </Alert>
         ) : (
           // Keyed, so the field starts from the loaded name (and restarts if another user's profile loads).
-          <ProfileForm key={profile.data.id} profile={profile.data} />
+          <ProfileForm key={profile.data.id} profile={profile.data} actions={formActions} />
         )}
       </div>
       <AppGrantsSection />
@@ -54,7 +56,7 @@ export function ProfilePage() {
   );
 }
 
-function ProfileForm({ profile }: { profile: UserProfile }) {
+function ProfileForm({ profile, actions }: { profile: UserProfile; actions?: ReactNode }) {
   const { t } = useTranslation();
   const id = useId();
   const [username, setUsername] = useState(profile.username);
@@ -124,7 +126,7 @@ function ProfileForm({ profile }: { profile: UserProfile }) {
         <Button type="submit" disabled={save.isPending} data-testid="profile-save">
           {save.isPending ? t('profile.saving') : t('profile.save')}
         </Button>
-        <PayWithStripe />
+        {actions}
       </div>
     </form>
   );

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { DisconnectResultSchema } from '@life/contracts';
 import { apiRequest } from '@/lib/api-client';
-import { SERVICES_QUERY_KEY } from './get-services';
+import { SERVICES_QUERY_KEY } from '@/shared/services/api/get-services';
 
 /**
  * `DELETE /api/external-services/{service_name}/connection` → `{ service, revoked_at_provider, finish_at }`:

@@ -1,14 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { serviceFixture } from '@/shared/services/test/fixtures';
+import { leavePageFor } from '@/shared/services/utils/leave-page';
 import { deferred, jsonResponse, stubFetch, type RecordedRequest } from '@/test/fetch-mock';
 import { ADMIN_USER, REGULAR_USER, renderWithProviders, signIn } from '@/test/render';
-import { serviceFixture } from '../test/fixtures';
-import { leavePageFor } from '../utils/leave-page';
 import { DashboardPage } from './dashboard-page';
 
 // Conectar leaves the SPA (window.location.assign), which jsdom cannot do: record the call instead.
-vi.mock('../utils/leave-page', () => ({ leavePageFor: vi.fn() }));
+vi.mock('@/shared/services/utils/leave-page', () => ({ leavePageFor: vi.fn() }));
 
 const LONG = 'Tus repositorios, contribuciones y proyectos de código en GitHub.';
 

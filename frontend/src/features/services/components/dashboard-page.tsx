@@ -9,12 +9,12 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { useSession } from '@/lib/session';
-import { SERVICES_QUERY_KEY, useServices } from '../api/get-services';
-import { useStartConnection } from '../api/start-connection';
+import { SERVICES_QUERY_KEY, useServices } from '@/shared/services/api/get-services';
+import { useStartConnection } from '@/shared/services/api/start-connection';
+import { ServiceEditDialog } from '@/shared/services/components/service-edit-dialog';
+import { filterServices } from '@/shared/services/utils/service-rules';
 import { useDisconnectFlow, type FinishAt } from '../hooks/use-disconnect-flow';
-import { filterServices } from '../utils/service-rules';
 import { CredentialsDialog } from './credentials-dialog';
-import { ServiceEditDialog } from './service-edit-dialog';
 import { ServiceTile } from './service-tile';
 
 /**

@@ -3,8 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams, useRouter } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { PageStatus } from '@/components/layout/page-status';
+import { SERVICES_QUERY_KEY } from '@/shared/services/api/get-services';
 import { completeConnectionOnce, SERVICE_SEGMENT } from '../api/complete-connection';
-import { SERVICES_QUERY_KEY } from '../api/get-services';
 
 /**
  * Return page of a service connection (`/callback/{service}?code&state`). Sends the query string,

@@ -4,11 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { truncate } from '@/lib/truncate';
 import { cn } from '@/lib/utils';
+import { CONNECT_BUTTON_CLASS } from '@/shared/services/components/connect-button-class';
+import { connectActionFor } from '@/shared/services/utils/service-rules';
 import { catalogDescription, catalogType } from '../utils/catalog-description';
-import { connectActionFor } from '../utils/service-rules';
-
-/** The red Conectar / Reconectar button of the dashboard (spec section 2) and the admin table. */
-export const CONNECT_BUTTON_CLASS = 'bg-red-600 text-white shadow-sm hover:bg-red-700 focus-visible:outline-red-600';
 
 export interface ServiceTileProps {
   service: ExternalServiceDto;

@@ -6,11 +6,11 @@ import { AdminTable, TableMessageRow, Td, Th, Tr } from '@/components/layout/adm
 import { Button } from '@/components/ui/button';
 import { truncate } from '@/lib/truncate';
 import { cn } from '@/lib/utils';
-import { useServices } from '../api/get-services';
-import { useStartConnection } from '../api/start-connection';
-import { connectActionFor } from '../utils/service-rules';
-import { ServiceEditDialog } from './service-edit-dialog';
-import { CONNECT_BUTTON_CLASS } from './service-tile';
+import { useServices } from '@/shared/services/api/get-services';
+import { useStartConnection } from '@/shared/services/api/start-connection';
+import { CONNECT_BUTTON_CLASS } from '@/shared/services/components/connect-button-class';
+import { ServiceEditDialog } from '@/shared/services/components/service-edit-dialog';
+import { connectActionFor } from '@/shared/services/utils/service-rules';
 
 const COLUMN_COUNT = 5;
 

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { MembershipAnswerSchema, type Membership } from '@life/contracts';
 import { apiRequest } from '@/lib/api-client';
-import { BILLING_QUERY_KEY } from '@/lib/checkout';
+import { BILLING_QUERY_KEY } from './query-keys';
 
 /** How often the membership is asked for again while a finished checkout waits for Stripe's confirmation. */
 export const MEMBERSHIP_POLL_MS = 2_000;

@@ -4,9 +4,9 @@ import type { Editions } from '@life/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Header } from '@/components/layout/header';
 import i18n from '@/i18n/i18n';
-import { checkoutNavigation } from '@/lib/checkout';
 import { jsonResponse, stubFetch, type RecordedRequest } from '@/test/fetch-mock';
 import { REGULAR_USER, renderWithProviders, signIn } from '@/test/render';
+import { checkoutNavigation } from '../api/start-checkout';
 import { EditionsSection } from './editions-section';
 
 afterEach(() => {
@@ -44,6 +44,33 @@ async function card(id: string) {
 }
 
 const checkoutCalls = (requests: RecordedRequest[]) => requests.filter((request) => request.url === '/api/stripe/create-checkout-session');
+
+describe('EditionsSection before the live editions answer', () => {
+  it('shows the three exclusive editions, each 300 px wide', async () => {
+    renderWithProviders(<EditionsSection />);
+    expect(await screen.findByRole('heading', { name: 'Ediciones Exclusivas' })).toBeInTheDocument();
+    const editions = screen.getAllByTestId('edition-card');
+    expect(editions).toHaveLength(3);
+    const texts = editions.map((card) => ({
+      name: within(card).getByRole('heading').textContent,
+      price: within(card).getByTestId('edition-price').textContent,
+      limit: within(card).getByTestId('edition-limit').textContent,
+    }));
+    expect(texts).toEqual([
+      // Prices come formatted for the locale: a no-break space keeps "2 €" together.
+      { name: 'Élite', price: '2\u00a0€ / mes', limit: 'limitada a 1.000 miembros' },
+      { name: 'Prestige', price: '3\u00a0€ / mes', limit: 'para los siguientes 9.000 miembros' },
+      { name: 'Legacy', price: '4\u00a0€ / mes', limit: 'reservada para los últimos 20.000 miembros' },
+    ]);
+    expect(screen.getByText('Asegura tu acceso de por vida al precio más bajo jamás ofrecido.')).toBeInTheDocument();
+    expect(screen.getByText('Aún estás a tiempo de fijar tu precio de por vida.')).toBeInTheDocument();
+    expect(screen.getByText('La última oportunidad de tener un precio de por vida.')).toBeInTheDocument();
+    for (const card of editions) {
+      expect(card).toHaveClass('w-[300px]');
+      expect(within(card).getByRole('button', { name: 'Comprar' })).toBeInTheDocument();
+    }
+  });
+});
 
 describe('EditionsSection with live editions', () => {
   it('shows seats left (grouped for the locale), marks the card on sale and the sold-out one', async () => {

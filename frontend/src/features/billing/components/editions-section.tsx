@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { checkoutErrorMessage, useCheckout } from '@/lib/checkout';
 import { openLoginDialog } from '@/lib/login-dialog';
 import { useSession } from '@/lib/session';
 import { useEditions, type Edition, type EditionId } from '../api/get-editions';
+import { checkoutErrorMessage, useCheckout } from '../api/start-checkout';
 import { EditionCard, type EditionCardMessage } from './edition-card';
 
 type Refusal = 'soldOut' | 'notOnSale';

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { EditionsSchema, type Editions } from '@life/contracts';
 import { apiRequest } from '@/lib/api-client';
-import { BILLING_QUERY_KEY } from '@/lib/checkout';
+import { BILLING_QUERY_KEY } from './query-keys';
 
 /**
  * Subscription editions (spec section 9), live from `GET /api/billing/editions` (seats left,

@@ -1,13 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { serviceFixture } from '@/shared/services/test/fixtures';
+import { leavePageFor } from '@/shared/services/utils/leave-page';
 import { jsonResponse, stubFetch, type RecordedRequest } from '@/test/fetch-mock';
 import { ADMIN_USER, renderWithProviders, signIn } from '@/test/render';
-import { serviceFixture } from '../test/fixtures';
-import { leavePageFor } from '../utils/leave-page';
 import { ServicesAdminSection } from './services-admin-section';
 
-vi.mock('../utils/leave-page', () => ({ leavePageFor: vi.fn() }));
+vi.mock('@/shared/services/utils/leave-page', () => ({ leavePageFor: vi.fn() }));
 
 const LONG = 'Tu sueño, tu actividad y tu salud desde tu pulsera Fitbit.';
 const FITBIT = serviceFixture({

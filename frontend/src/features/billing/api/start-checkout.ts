@@ -2,10 +2,8 @@ import { useEffect } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { CheckoutResponseSchema, type CheckoutResponse } from '@life/contracts';
 import type { TFunction } from 'i18next';
-import { ApiError, apiErrorMessage, apiRequest } from './api-client';
-
-/** Every billing query (editions, membership) lives under this key. */
-export const BILLING_QUERY_KEY = ['billing'] as const;
+import { ApiError, apiErrorMessage, apiRequest } from '@/lib/api-client';
+import { BILLING_QUERY_KEY } from './query-keys';
 
 /** Leaving the SPA. An object so tests can spy on it: jsdom cannot navigate. */
 export const checkoutNavigation = {

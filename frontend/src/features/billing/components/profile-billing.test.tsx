@@ -3,10 +3,11 @@ import userEvent from '@testing-library/user-event';
 import type { Membership } from '@life/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import i18n from '@/i18n/i18n';
-import { checkoutNavigation } from '@/lib/checkout';
 import { jsonResponse, stubFetch, type RecordedRequest } from '@/test/fetch-mock';
 import { REGULAR_USER, renderWithProviders, signIn } from '@/test/render';
-import { ProfilePage } from './profile-page';
+import { checkoutNavigation } from '../api/start-checkout';
+import { MembershipSection } from './membership-section';
+import { PayWithStripe } from './pay-with-stripe';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -28,30 +29,37 @@ interface Answers {
   checkout?: (request: RecordedRequest) => Response;
 }
 
+/**
+ * The profile's billing pieces as the /profile route plugs them in: the membership panel and 'Pagar con Stripe'
+ * (their place in the profile page: src/app/page-composition.test.tsx).
+ */
 function renderProfile(
   { membership = () => null, checkout = () => jsonResponse(200, { url: 'https://stripe.test/c/cs_9', edition: 'elite' }) }: Answers = {},
-  initialPath = '/',
+  { checkoutReturned = false } = {},
 ) {
   signIn(REGULAR_USER);
   const api = stubFetch((request) => {
     if (request.url === '/api/billing/membership') return jsonResponse(200, { membership: membership() });
     if (request.url === '/api/stripe/create-checkout-session') return checkout(request);
-    if (request.url === '/api/users/me/apps') return jsonResponse(200, []);
     return jsonResponse(200, REGULAR_USER);
   });
-  renderWithProviders(<ProfilePage />, { initialPath });
+  renderWithProviders(
+    <>
+      <MembershipSection checkoutReturned={checkoutReturned} />
+      <PayWithStripe />
+    </>,
+  );
   return api;
 }
 
 const membershipCalls = (requests: RecordedRequest[]) => requests.filter((request) => request.url === '/api/billing/membership');
 
 describe('Profile: Pagar con Stripe', () => {
-  it('is in the profile form next to "Guardar cambios" and starts the shared checkout', async () => {
+  it('starts the shared checkout', async () => {
     const assign = vi.spyOn(checkoutNavigation, 'assign').mockImplementation(() => {});
     const { requests } = renderProfile();
     const pay = await screen.findByTestId('pay-with-stripe');
     expect(pay).toHaveAccessibleName('Pagar con Stripe');
-    expect(pay.parentElement).toContainElement(screen.getByTestId('profile-save'));
 
     await userEvent.click(pay);
 
@@ -59,8 +67,6 @@ describe('Profile: Pagar con Stripe', () => {
     expect(requests.filter((request) => request.url === '/api/stripe/create-checkout-session')).toEqual([
       expect.objectContaining({ method: 'POST', body: undefined, headers: expect.objectContaining({ Authorization: 'Bearer test-token' }) }),
     ]);
-    // It is not the form's submit button: no profile save.
-    expect(requests.some((request) => request.method === 'PATCH')).toBe(false);
     expect(screen.getByTestId('pay-with-stripe')).toHaveTextContent('Abriendo el pago…');
   });
 
@@ -84,7 +90,6 @@ describe('Profile: Pagar con Stripe', () => {
   it('is not offered to a member', async () => {
     renderProfile({ membership: () => ELITE });
     expect(await screen.findByTestId('membership')).toBeInTheDocument();
-    await screen.findByTestId('profile-save');
     expect(screen.queryByTestId('pay-with-stripe')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Pagar con Stripe' })).not.toBeInTheDocument();
   });
@@ -129,7 +134,7 @@ describe('Profile: back from Stripe (?checkout=success)', () => {
   it('says the payment arrived and asks every 2 s until the membership appears', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     let answer: Membership | null = null;
-    const { requests } = renderProfile({ membership: () => answer }, '/?checkout=success');
+    const { requests } = renderProfile({ membership: () => answer }, { checkoutReturned: true });
 
     expect(await screen.findByTestId('checkout-success')).toHaveTextContent('Pago recibido: tu edición aparecerá en cuanto Stripe lo confirme.');
     await waitFor(() => expect(membershipCalls(requests)).toHaveLength(1));
@@ -151,7 +156,7 @@ describe('Profile: back from Stripe (?checkout=success)', () => {
 
   it('stops asking after a minute and says Stripe has not confirmed yet', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    const { requests } = renderProfile({}, '/?checkout=success');
+    const { requests } = renderProfile({}, { checkoutReturned: true });
     await screen.findByTestId('checkout-success');
 
     await act(() => vi.advanceTimersByTimeAsync(60_000));

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import i18n from '@/i18n/i18n';
+import { ApiError } from '@/lib/api-client';
 import { jsonResponse, stubFetch } from '@/test/fetch-mock';
-import { ApiError } from './api-client';
-import { checkoutErrorMessage, checkoutNavigation, startCheckout } from './checkout';
+import { checkoutErrorMessage, checkoutNavigation, startCheckout } from './start-checkout';
 
 const stripe = vi.hoisted(() => ({
   redirectToCheckout: vi.fn(async (_options: { sessionId: string }) => ({ error: undefined as { message?: string } | undefined })),

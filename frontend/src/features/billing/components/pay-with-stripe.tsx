@@ -2,8 +2,8 @@ import { CreditCard, LoaderCircle } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { checkoutErrorMessage, useCheckout } from '@/lib/checkout';
 import { useMembership } from '../api/get-membership';
+import { checkoutErrorMessage, useCheckout } from '../api/start-checkout';
 
 /** 'Pagar con Stripe' (spec section 2, Profile): the shared checkout. Members do not see it. */
 export function PayWithStripe() {

@@ -1,0 +1,24 @@
+import type { OAuthClientView } from '@life/contracts';
+
+let next = 0;
+
+/** An app as `GET /oauth_clients` answers it. */
+export function clientFixture(overrides: Partial<OAuthClientView> = {}): OAuthClientView {
+  next += 1;
+  const redirectUris = overrides.redirect_uris ?? ['https://agenda.example/callback'];
+  return {
+    id: `00000000-0000-4000-9000-${String(next).padStart(12, '0')}`,
+    name: 'Mi Agenda',
+    client_id: `life_client_${String(next).padStart(4, '0')}_abcdefghijklmnopqrstuvwxyz`,
+    client_type: 'confidential',
+    redirect_uri: redirectUris[0] ?? '',
+    redirect_uris: redirectUris,
+    allowed_scopes: ['openid', 'profile', 'read'],
+    description: 'Agenda compartida para familias.',
+    owner_user_id: null,
+    active: true,
+    has_secret: true,
+    created_at: '2025-03-15T10:00:00.000Z',
+    ...overrides,
+  };
+}
