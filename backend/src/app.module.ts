@@ -27,7 +27,10 @@ export class AppModule {
         ContactModule.forRoot(options.role),
         OAuthServerModule.forRoot(options.role),
         DataRightsModule.forRoot(options.role),
-        ...(web ? [HealthModule, SiteModule, UsersModule, AuthModule] : []),
+        // Users and auth in every role: workers erase accounts and ask them questions.
+        UsersModule,
+        AuthModule,
+        ...(web ? [HealthModule, SiteModule] : []),
       ],
     };
   }

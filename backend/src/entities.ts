@@ -1,4 +1,4 @@
-import { BaseEntity } from './core/database/base.entity.js';
+import { CORE_ENTITIES } from './core/database/core-entities.js';
 import { AUDIT_ENTITIES } from './modules/audit/entities/index.js';
 import { AUTH_ENTITIES } from './modules/auth/entities/index.js';
 import { BILLING_ENTITIES } from './modules/billing/entities/index.js';
@@ -24,4 +24,4 @@ export const MODULE_ENTITIES = {
   users: USERS_ENTITIES,
 } as const;
 
-export const ENTITIES = [BaseEntity, ...Object.values(MODULE_ENTITIES).flat()];
+export const ENTITIES = [...CORE_ENTITIES, ...Object.values(MODULE_ENTITIES).flat()];

@@ -7,6 +7,7 @@ import { pollUntil } from '@life/test-support';
 import { followAuthorize, startServiceStandIns, type ServiceStandIn, type ServiceStandIns } from '@life/test-support/standins/services';
 import { startStripeStandIn, type StripeStandIn } from '@life/test-support/standins/stripe';
 import { createWorkerContext, prepareRuntime } from '../src/bootstrap.js';
+import { OUTBOX_QUEUE } from '../src/core/outbox/outbox.service.js';
 import { AccountErasureService } from '../src/modules/data-rights/account-erasure.service.js';
 import { ACCOUNT_ERASURE_QUEUE, erasureJobId } from '../src/modules/data-rights/jobs/data-rights.jobs.js';
 import { DataRightsSweeper } from '../src/modules/data-rights/jobs/data-rights.sweeper.js';
@@ -484,7 +485,16 @@ describe('account erasure survives a worker restart and a lost job (separate web
     workers.length = 0;
   });
 
-  it('a job queued while no worker runs is done by the next worker that starts', async () => {
+  /** The outbox job that queues this person's erasure job (data-rights' durable event). */
+  const outboxJobOf = async (userId: string) => {
+    const { rows } = await web.db.query<{ id: string }>(`select id from outbox_messages where type = $1 and payload->>'userId' = $2`, [
+      'data-rights.account-erasure-requested',
+      userId,
+    ]);
+    return rows[0] ? web.app.get<Queue>(getQueueToken(OUTBOX_QUEUE)).getJob(rows[0].id) : undefined;
+  };
+
+  it('a request made while no worker runs is done by the next worker that starts', async () => {
     // A worker that stops before the request comes.
     const first = await startWorker();
     await first.close();
@@ -496,9 +506,9 @@ describe('account erasure survives a worker restart and a lost job (separate web
     expect(erase.status).toBe(202);
     expect((await h.call(user!.token, '/api/users/me')).status).toBe(401);
 
-    // Persisted in Redis, waiting: nobody erased anything yet.
-    const queue = web.app.get<Queue>(getQueueToken(ACCOUNT_ERASURE_QUEUE));
-    expect(await (await queue.getJob(erasureJobId(user!.id)))?.getState()).toBe('waiting');
+    // Persisted in Redis, waiting: the outbox message that queues the erasure (written with the
+    // erasure mark, in one transaction). Nobody erased anything yet.
+    expect(await (await outboxJobOf(user!.id))?.getState()).toBe('waiting');
     expect(await h.count('select count(*) as n from users where id = $1', [user!.id])).toBe(1);
 
     await startWorker();
@@ -520,6 +530,7 @@ describe('account erasure survives a worker restart and a lost job (separate web
     // Half-done: a run got as far as the GitHub connection (revoked and deleted), then the
     // process died, and Redis lost the job.
     const queue = web.app.get<Queue>(getQueueToken(ACCOUNT_ERASURE_QUEUE));
+    await (await outboxJobOf(user!.id))?.remove();
     await (await queue.getJob(erasureJobId(user!.id)))?.remove();
     await web.db.query(`delete from service_connections where user_id = $1 and service_id = (select id from external_services where service_name = 'github')`, [
       user!.id,

@@ -24,6 +24,7 @@ const TABLES = [
   'oauth_clients',
   'contact_messages',
   'data_exports',
+  'outbox_messages',
 ];
 
 async function tables(db: TestDatabase): Promise<string[]> {

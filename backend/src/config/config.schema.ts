@@ -129,6 +129,8 @@ export const ConfigSchema = z.object({
   CONTACT_RETRY_DELAY_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(3_600_000).default(30_000)),
   /** How often workers queue again stored contact messages not yet delivered, and how old those must be. */
   CONTACT_SWEEP_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(3_600_000).default(60_000)),
+  /** How often workers relay outbox messages that were stored but not handed to the queue (a crash, Redis away). */
+  OUTBOX_SWEEP_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(3_600_000).default(10_000)),
 });
 
 export type RawConfig = z.infer<typeof ConfigSchema>;

@@ -39,6 +39,8 @@ export interface AppConfig {
   contact: { smtpUrl: string | undefined; to: string; from: string; rateLimitPerHour: number; retryDelayMs: number; sweepMs: number };
   /** Data export and account erasure (docs/data-rights.md). */
   dataRights: { exportTtlHours: number; sweepMs: number };
+  /** The transactional outbox (docs/architecture.md). */
+  outbox: { sweepMs: number };
   version: string;
 }
 
@@ -123,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       sweepMs: raw.CONTACT_SWEEP_MS,
     },
     dataRights: { exportTtlHours: raw.DATA_EXPORT_TTL_HOURS, sweepMs: raw.DATA_RIGHTS_SWEEP_MS },
+    outbox: { sweepMs: raw.OUTBOX_SWEEP_MS },
     version: readVersion(),
   };
 }

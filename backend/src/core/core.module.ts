@@ -6,6 +6,9 @@ import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { KeyRing } from './crypto/key-ring.js';
 import { AwaitingEventPublisher } from './events/awaiting-event-publisher.js';
+import { OutboxRelaySweeper } from './outbox/outbox-relay.sweeper.js';
+import { OutboxProcessor } from './outbox/outbox.processor.js';
+import { OUTBOX_QUEUE, OutboxService } from './outbox/outbox.service.js';
 import { MigrationRunner } from './database/migration-runner.js';
 import { ormConfig, type OrmOptions } from './database/orm.config.js';
 import { ContractInterceptor } from './http/contract.interceptor.js';
@@ -45,7 +48,7 @@ export class CoreModule {
         MikroOrmModule.forRoot({ ...ormConfig(databaseUrl, orm), registerRequestContext: true }),
         RedisModule,
         BullModule.forRoot({ connection: { url: config.redisUrl }, prefix: config.queuePrefix }),
-        BullModule.registerQueue({ name: PERIODIC_QUEUE }),
+        BullModule.registerQueue({ name: PERIODIC_QUEUE }, { name: OUTBOX_QUEUE }),
         CqrsModule.forRoot(),
         DiscoveryModule,
       ],
@@ -59,12 +62,25 @@ export class CoreModule {
         { provide: APP_INTERCEPTOR, useClass: ContractInterceptor },
         MigrationRunner,
         AwaitingEventPublisher,
+        OutboxService,
         OneTimeStore,
         OpenApiService,
         RateLimitService,
-        ...(runsWorkers(role) ? [WorkerHeartbeatService, PeriodicScheduler, PeriodicProcessor] : []),
+        ...(runsWorkers(role) ? [WorkerHeartbeatService, PeriodicScheduler, PeriodicProcessor, OutboxProcessor, OutboxRelaySweeper] : []),
       ],
-      exports: [APP_CONFIG, AwaitingEventPublisher, KeyRing, OneTimeStore, PROCESS_ROLE, SpaIndex, OpenApiService, RateLimitService, RedisModule, BullModule],
+      exports: [
+        APP_CONFIG,
+        AwaitingEventPublisher,
+        OutboxService,
+        KeyRing,
+        OneTimeStore,
+        PROCESS_ROLE,
+        SpaIndex,
+        OpenApiService,
+        RateLimitService,
+        RedisModule,
+        BullModule,
+      ],
     };
   }
 }

@@ -1,4 +1,5 @@
 import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261124213237_outbox } from './Migration20261124213237_outbox.js';
 import { Migration20261122212722_data_rights } from './Migration20261122212722_data_rights.js';
 import { Migration20261122210127_audit } from './Migration20261122210127_audit.js';
 import { Migration20261122202124_oauth_server } from './Migration20261122202124_oauth_server.js';
@@ -18,4 +19,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122202124_oauth_server', class: Migration20261122202124_oauth_server },
   { name: 'Migration20261122210127_audit', class: Migration20261122210127_audit },
   { name: 'Migration20261122212722_data_rights', class: Migration20261122212722_data_rights },
+  { name: 'Migration20261124213237_outbox', class: Migration20261124213237_outbox },
 ];

@@ -5,7 +5,6 @@
  */
 
 const FK_REFERENCE = "em.getReference(User, id): the foreign key of a row this module writes (users' User is the schema's person)";
-const ERASURE = 'account erasure still drives each module from data-rights; next: an erasure-requested event each module answers for its own tables';
 
 /** `importer -> imported`: imports of another module's internals. */
 export const KNOWN_CROSSINGS: Readonly<Record<string, string>> = {
@@ -21,12 +20,6 @@ export const KNOWN_CROSSINGS: Readonly<Record<string, string>> = {
   'modules/contact/contact.controller.ts -> modules/auth/auth.guard.ts':
     'reads the optional bearer token of a public route; next: a passport strategy in auth/public',
   'modules/contact/contact.service.ts -> modules/auth/session.service.ts': 'an optional session names the sender; next: a session query',
-  'modules/data-rights/account-erasure.service.ts -> modules/auth/session.service.ts': ERASURE,
-  'modules/data-rights/account-erasure.service.ts -> modules/billing/billing-privacy.service.ts': ERASURE,
-  'modules/data-rights/account-erasure.service.ts -> modules/external-services/connections.service.ts': ERASURE,
-  'modules/data-rights/account-erasure.service.ts -> modules/oauth-server/authorization.service.ts': ERASURE,
-  'modules/data-rights/data-rights.module.ts -> modules/auth/session.service.ts': ERASURE,
-  'modules/data-rights/jobs/data-rights.sweeper.ts -> modules/billing/billing-privacy.service.ts': ERASURE,
   'modules/oauth-server/proxy.service.ts -> modules/external-services/catalog.service.ts':
     'the proxy reads the catalog row and a fresh token on every call (hot path, issue 15); next: one external-services query',
   'modules/oauth-server/proxy.service.ts -> modules/external-services/token-access.ts': 'as above: a fresh provider token for the proxy',
@@ -81,7 +74,8 @@ export const RAW_SQL_FILES: Readonly<Record<string, number>> = {
   'modules/billing/billing-events.service.ts': 3,
   'modules/billing/billing-privacy.service.ts': 7,
   'modules/billing/billing.service.ts': 2,
-  'modules/data-rights/personal-data.repository.ts': 29,
+  'modules/contact/handlers/erasure.handler.ts': 1,
+  'modules/data-rights/personal-data.repository.ts': 23,
   'modules/external-services/catalog.service.ts': 1,
   'modules/external-services/connections.service.ts': 1,
   'modules/external-services/queries/refresh-failures.handler.ts': 1,

@@ -48,10 +48,21 @@ export class AwaitingEventPublisher implements IEventPublisher, OnApplicationBoo
     for (const event of events) await this.publish(event);
   }
 
-  /** Like publish, but rejects when a handler failed (every handler must be idempotent). */
+  /**
+   * For work that must all happen: runs the handlers one after the other (in the order their
+   * modules were registered, so no two share the caller's unit of work at once), lets every one
+   * run, then rejects with the first failure. Every handler must be safe to run again.
+   */
   async publishStrict<T extends IEvent>(event: T): Promise<void> {
-    const results = await Promise.allSettled(this.handlersOf(event).map((handler) => handler.handle(event)));
-    const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-    if (failed) throw failed.reason instanceof Error ? failed.reason : new Error(String(failed.reason));
+    let failure: unknown;
+    for (const handler of this.handlersOf(event)) {
+      try {
+        await handler.handle(event);
+      } catch (error) {
+        this.logger.error({ err: error, event: event.constructor.name, handler: handler.constructor.name }, 'An event handler failed');
+        failure ??= error;
+      }
+    }
+    if (failure !== undefined) throw failure instanceof Error ? failure : new Error(String(failure));
   }
 }

@@ -4,6 +4,7 @@ import type { ProcessRole } from '../../core/queue/process-role.js';
 import { AuditController } from './audit.controller.js';
 import { AuditInterceptor } from './audit.interceptor.js';
 import { AuditService } from './audit.service.js';
+import { AuditErasureHandler } from './handlers/erasure.handler.js';
 import { SecurityEventsAuditor } from './handlers/security-events.handler.js';
 
 /** The audit log: every module may record (global), admins read it. */
@@ -15,7 +16,7 @@ export class AuditModule {
     return {
       module: AuditModule,
       controllers: web ? [AuditController] : [],
-      providers: [AuditService, SecurityEventsAuditor, ...(web ? [{ provide: APP_INTERCEPTOR, useClass: AuditInterceptor }] : [])],
+      providers: [AuditService, SecurityEventsAuditor, AuditErasureHandler, ...(web ? [{ provide: APP_INTERCEPTOR, useClass: AuditInterceptor }] : [])],
       exports: [AuditService],
     };
   }

@@ -10,6 +10,7 @@ import { LoginController } from './login.controller.js';
 import { LoginProvidersController } from './login-providers.controller.js';
 import { LoginProvidersService } from './login-providers.service.js';
 import { LoginStateStore } from './login-state.store.js';
+import { AuthErasureHandler } from './handlers/erasure.handler.js';
 import { OidcVerifier } from './oidc-verifier.js';
 import { SessionStartHandler } from './queries/session-start.handler.js';
 import { SessionService } from './session.service.js';
@@ -27,6 +28,7 @@ import { SessionService } from './session.service.js';
     DevIdpService,
     LoginFlowService,
     SessionStartHandler,
+    AuthErasureHandler,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
   exports: [SessionService, BetaInvitesService, LoginProvidersService],

@@ -4,6 +4,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { runsWorkers, type ProcessRole } from '../../core/queue/process-role.js';
 import { BillingEventsService } from './billing-events.service.js';
 import { BillingPrivacyService } from './billing-privacy.service.js';
+import { BillingErasureHandler } from './handlers/erasure.handler.js';
 import { BillingController } from './billing.controller.js';
 import { BillingService } from './billing.service.js';
 import { BillingSweeper } from './jobs/billing-sweeper.service.js';
@@ -35,6 +36,7 @@ export class BillingModule {
         BillingService,
         BillingEventsService,
         BillingPrivacyService,
+        BillingErasureHandler,
         ...(runsWorkers(role) ? [StripeEventsProcessor, BillingSweeper] : []),
       ],
       exports: [BillingService, BillingPrivacyService],

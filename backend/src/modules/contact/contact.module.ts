@@ -8,6 +8,7 @@ import { ContactMailer } from './contact-mailer.js';
 import { ContactMessagesController } from './contact-messages.controller.js';
 import { ContactController } from './contact.controller.js';
 import { ContactService } from './contact.service.js';
+import { ContactErasureHandler } from './handlers/erasure.handler.js';
 import { CONTACT_MAIL_QUEUE } from './jobs/contact-mail.job.js';
 import { ContactMailProcessor } from './jobs/contact-mail.processor.js';
 import { ContactSweeper } from './jobs/contact-sweeper.service.js';
@@ -22,10 +23,11 @@ export class ContactModule {
     const web = role !== 'worker';
     return {
       module: ContactModule,
-      imports: [BullModule.registerQueue({ name: CONTACT_MAIL_QUEUE }), ...(web ? [AuthModule] : [])],
+      imports: [BullModule.registerQueue({ name: CONTACT_MAIL_QUEUE }), AuthModule],
       controllers: web ? [ContactController, ContactMessagesController] : [],
       providers: [
         ContactMailQueue,
+        ContactErasureHandler,
         ...(web ? [ContactService] : []),
         ...(runsWorkers(role) ? [ContactMailer, ContactDeliveryService, ContactMailProcessor, ContactSweeper] : []),
       ],

@@ -55,27 +55,34 @@ export class DataRightsQueues {
    * that failed long enough ago again, since a half-done erasure must finish.
    */
   async enqueueErasure(userId: string, options: { retryFailed?: boolean } = {}): Promise<boolean> {
-    return this.add(`erasure of ${userId}`, async () => {
-      const jobId = erasureJobId(userId);
-      const existing = await this.erasures.getJob(jobId);
-      if (existing) {
-        if (!options.retryFailed || !(await existing.isFailed()) || Date.now() - (existing.finishedOn ?? 0) < ERASURE_RETRY_AFTER_FAILURE_MS) return false;
-        await existing.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
-        return true;
-      }
-      await this.erasures.add(
-        ERASE_ACCOUNT,
-        { userId },
-        {
-          jobId,
-          attempts: ERASURE_ATTEMPTS,
-          backoff: { type: 'exponential', delay: ERASURE_RETRY_DELAY_MS },
-          removeOnComplete: true,
-          removeOnFail: KEEP_FAILED,
-        },
-      );
+    return this.add(`erasure of ${userId}`, () => this.addErasure(userId, options));
+  }
+
+  /** For the outbox delivery: queued or already there, or it throws (and the delivery retries). */
+  async enqueueErasureOrThrow(userId: string): Promise<void> {
+    await within(this.addErasure(userId, {}), ENQUEUE_TIMEOUT_MS);
+  }
+
+  private async addErasure(userId: string, options: { retryFailed?: boolean }): Promise<boolean> {
+    const jobId = erasureJobId(userId);
+    const existing = await this.erasures.getJob(jobId);
+    if (existing) {
+      if (!options.retryFailed || !(await existing.isFailed()) || Date.now() - (existing.finishedOn ?? 0) < ERASURE_RETRY_AFTER_FAILURE_MS) return false;
+      await existing.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
       return true;
-    });
+    }
+    await this.erasures.add(
+      ERASE_ACCOUNT,
+      { userId },
+      {
+        jobId,
+        attempts: ERASURE_ATTEMPTS,
+        backoff: { type: 'exponential', delay: ERASURE_RETRY_DELAY_MS },
+        removeOnComplete: true,
+        removeOnFail: KEEP_FAILED,
+      },
+    );
+    return true;
   }
 
   private async add(what: string, work: () => Promise<boolean>): Promise<boolean> {

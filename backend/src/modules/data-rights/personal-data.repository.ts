@@ -9,13 +9,6 @@ const isoOr = (value: unknown): string => iso(value) ?? '';
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
 
-export interface ErasurePerson {
-  id: string;
-  email: string;
-  username: string;
-  erasureRequestedAt: Date | null;
-}
-
 interface ExportRow {
   id: string;
   user_id: string;
@@ -136,53 +129,6 @@ export class PersonalDataRepository {
       [staleAfterHours],
     );
     return rows.length;
-  }
-
-  // --- erasure -------------------------------------------------------------------------
-
-  async person(userId: string): Promise<ErasurePerson | null> {
-    const rows = await this.query<{ id: string; email: string; username: string; erasure_requested_at: Date | null }>(
-      'select id, email, username, erasure_requested_at from users where id = ?',
-      [userId],
-    );
-    const row = rows[0];
-    return row ? { id: row.id, email: row.email, username: row.username, erasureRequestedAt: date(row.erasure_requested_at) } : null;
-  }
-
-  /** Sets the mark once (a second request keeps the first time); returns it. */
-  async markErasureRequested(userId: string): Promise<Date | null> {
-    const rows = await this.query<{ erasure_requested_at: Date }>(
-      'update users set erasure_requested_at = coalesce(erasure_requested_at, now()) where id = ? returning erasure_requested_at',
-      [userId],
-    );
-    return date(rows[0]?.erasure_requested_at);
-  }
-
-  /** Accounts whose erasure was asked for more than `olderThanMs` ago and that still exist. */
-  async pendingErasureIds(olderThanMs: number, limit = 500): Promise<string[]> {
-    const rows = await this.query<{ id: string }>(
-      `select id from users where erasure_requested_at is not null and erasure_requested_at < now() - make_interval(secs => ?) order by erasure_requested_at limit ?`,
-      [olderThanMs / 1000, limit],
-    );
-    return rows.map((row) => row.id);
-  }
-
-  /** Messages the person sent from the contact page, signed in or by their e-mail. */
-  async deleteContactMessages(userId: string, email: string): Promise<number> {
-    return (await this.query('delete from contact_messages where user_id = ? or lower(email) = ? returning id', [userId, email.toLowerCase()])).length;
-  }
-
-  async deleteBetaInvite(email: string): Promise<number> {
-    return (await this.query('delete from beta_invites where email = ? returning email', [email.toLowerCase()])).length;
-  }
-
-  /**
-   * The account row; the database cascades to sessions, sign-in identities, own credentials,
-   * connections, app grants/codes/tokens, checkouts and exports, and detaches the membership
-   * and owned apps (set null).
-   */
-  async deleteUser(userId: string): Promise<boolean> {
-    return (await this.query('delete from users where id = ? returning id', [userId])).length > 0;
   }
 
   // --- the export document ------------------------------------------------------------

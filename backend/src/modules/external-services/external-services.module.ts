@@ -9,6 +9,7 @@ import { TOKEN_REFRESH_QUEUE, VAULT_QUEUE } from './jobs/token-refresh.job.js';
 import { TokenRefreshProcessor } from './jobs/token-refresh.processor.js';
 import { TokenRefreshSweeper } from './jobs/token-refresh.sweeper.js';
 import { VaultKeysProcessor } from './jobs/vault-keys.processor.js';
+import { ConnectionsErasureHandler } from './handlers/erasure.handler.js';
 import { ProviderClient } from './provider-client.js';
 import { PersonConnectionsHandler } from './queries/person-connections.handler.js';
 import { RefreshFailuresHandler } from './queries/refresh-failures.handler.js';
@@ -53,6 +54,7 @@ export class ExternalServicesModule {
         VaultRotationService,
         PersonConnectionsHandler,
         RefreshFailuresHandler,
+        ConnectionsErasureHandler,
         ...(runsWorkers(role) ? [TokenRefreshProcessor, TokenRefreshSweeper, VaultKeysProcessor] : []),
       ],
       exports: [CatalogService, ConnectionsService, TokenVault, TokenAccess, TokenRefreshService, VaultRotationService],

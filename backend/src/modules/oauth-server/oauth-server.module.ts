@@ -2,6 +2,7 @@ import { Module, type DynamicModule, type OnApplicationBootstrap } from '@nestjs
 import { runsWorkers, type ProcessRole } from '../../core/queue/process-role.js';
 import { ExternalServicesModule } from '../external-services/external-services.module.js';
 import { AppResourcesService } from './app-resources.service.js';
+import { AppGrantsErasureHandler } from './handlers/erasure.handler.js';
 import { AppApiController } from './app-api.controller.js';
 import { AppTokenGuard } from './app-token.guard.js';
 import { AuthorizationService } from './authorization.service.js';
@@ -50,6 +51,7 @@ export class OAuthServerModule implements OnApplicationBootstrap {
         ProtocolService,
         ProxyService,
         AppResourcesService,
+        AppGrantsErasureHandler,
         AppTokenGuard,
         ...(runsWorkers(role) ? [ExpiredTokensSweeper] : []),
       ],

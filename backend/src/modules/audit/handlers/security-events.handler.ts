@@ -104,8 +104,6 @@ export class SecurityEventsAuditor implements IEventHandler<Recorded> {
     if (event instanceof ErasureRequestedEvent) {
       return this.audit.record({ action: 'account.erasure_requested', target: { type: 'user', id: event.userId } });
     }
-    // The person's records stop saying who, from where and with what; then the erasure itself.
-    await this.audit.anonymiseActor(event.userId, event.email);
     await this.audit.record({
       id: erasedRecordId(event.userId),
       action: 'account.erased',
@@ -113,7 +111,7 @@ export class SecurityEventsAuditor implements IEventHandler<Recorded> {
       target: { type: 'user', id: event.userId },
       ip: null,
       userAgent: null,
-      details: event.summary,
+      details: { ...event.report },
     });
   }
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../config/config.js';
 import { PeriodicSweep } from '../../../core/queue/periodic-sweep.js';
+import { BillingPrivacyService } from '../billing-privacy.service.js';
 import { BillingService } from '../billing.service.js';
 
 /** Seats stay held this long after a checkout's expiry before the sweeper frees them. */
@@ -8,7 +9,8 @@ const RESERVATION_GRACE_MS = 10 * 60_000;
 
 /**
  * Worker-side safety net: re-queues inbox events that were stored but never processed
- * (Redis was away, a worker died) and frees seats of abandoned checkouts.
+ * (Redis was away, a worker died), frees seats of abandoned checkouts and deletes anonymised
+ * records past their legal keeping period.
  */
 @Injectable()
 export class BillingSweeper extends PeriodicSweep {
@@ -16,6 +18,7 @@ export class BillingSweeper extends PeriodicSweep {
 
   constructor(
     private readonly billing: BillingService,
+    private readonly privacy: BillingPrivacyService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     super();
@@ -29,6 +32,8 @@ export class BillingSweeper extends PeriodicSweep {
     let count = 0;
     for (const id of await this.billing.pendingEventIds(this.config.billing.sweepMs)) count += (await this.billing.enqueue(id)) ? 1 : 0;
     for (const id of await this.billing.expiredReservationIds(RESERVATION_GRACE_MS)) count += (await this.billing.release(id)) ? 1 : 0;
+    // Anonymised records of erased members past their legal keeping period.
+    count += await this.privacy.purgeExpiredRecords();
     return count;
   }
 }

@@ -1,14 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../config/config.js';
 import { PeriodicSweep } from '../../../core/queue/periodic-sweep.js';
-import { BillingPrivacyService } from '../../billing/billing-privacy.service.js';
 import { AccountErasureService } from '../account-erasure.service.js';
 import { DataExportService } from '../data-export.service.js';
 
 /**
  * Worker-side safety net: deletes export files past their expiry, queues again exports and
  * erasures whose jobs Redis lost (the rows say what is pending), runs failed erasures again after
- * a while, and deletes anonymised billing records past their legal keeping period.
+ * a while.
  */
 @Injectable()
 export class DataRightsSweeper extends PeriodicSweep {
@@ -17,7 +16,6 @@ export class DataRightsSweeper extends PeriodicSweep {
   constructor(
     private readonly exports: DataExportService,
     private readonly erasure: AccountErasureService,
-    private readonly billing: BillingPrivacyService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     super();
@@ -30,10 +28,10 @@ export class DataRightsSweeper extends PeriodicSweep {
   protected async work(): Promise<number> {
     // A request younger than one interval is still in the hands of the web process that queued it.
     const erasures = await this.erasure.sweep(this.config.dataRights.sweepMs);
-    return erasures + (await this.exports.sweep()) + (await this.billing.purgeExpiredRecords());
+    return erasures + (await this.exports.sweep());
   }
 
   protected override describe(count: number): string {
-    return `Handled ${count} pending export(s), erasure(s) or expired record(s)`;
+    return `Handled ${count} pending export(s) or erasure(s)`;
   }
 }

@@ -13,3 +13,27 @@ export class PersonProfileQuery extends Query<PersonProfile | null> {
     super();
   }
 }
+
+/** Who an erasure is about, and whether they asked for it. */
+export interface ErasurePerson {
+  id: string;
+  email: string;
+  username: string;
+  erasureRequestedAt: Date | null;
+}
+
+export class ErasurePersonQuery extends Query<ErasurePerson | null> {
+  constructor(readonly userId: string) {
+    super();
+  }
+}
+
+/** Accounts whose erasure was asked for more than `olderThanMs` ago and that still exist (oldest first). */
+export class PendingErasuresQuery extends Query<string[]> {
+  constructor(
+    readonly olderThanMs: number,
+    readonly limit = 500,
+  ) {
+    super();
+  }
+}

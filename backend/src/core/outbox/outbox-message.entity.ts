@@ -1,0 +1,33 @@
+import { randomUUID } from 'node:crypto';
+import type { Opt } from '@mikro-orm/core';
+import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+
+/**
+ * The transactional outbox (core's own table): a durable event written in the same transaction
+ * as the change it announces, then relayed to the `outbox` queue. `relayedAt` is set once the
+ * queue took it; the sweeper relays what a crash or a Redis outage left behind.
+ */
+@Entity({ tableName: 'outbox_messages' })
+@Index({ properties: ['relayedAt', 'createdAt'] })
+export class OutboxMessage {
+  @PrimaryKey({ type: 'uuid' })
+  id: Opt<string> = randomUUID();
+
+  /** The durable event's registered name (`@DurableEvent`). */
+  @Property({ type: 'varchar', length: 120 })
+  type: string;
+
+  @Property({ type: 'jsonb' })
+  payload: Record<string, unknown>;
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Opt<Date> = new Date();
+
+  @Property({ type: 'timestamptz', nullable: true })
+  relayedAt?: Date | null;
+
+  constructor(type: string, payload: Record<string, unknown>) {
+    this.type = type;
+    this.payload = payload;
+  }
+}
