@@ -26,7 +26,6 @@ export const KNOWN_CROSSINGS: Readonly<Record<string, string>> = {
 };
 
 const BENCH = 'the benchmark seeds rows straight into the tables (a tool, not product code)';
-const EXPORT = 'decision 0013: the export reads every table about the person in one place; next: each module answers its own part of a personal-data query';
 
 /** `file -> table`: code outside the owning module that names a table in SQL. */
 export const KNOWN_TABLE_CROSSINGS: Readonly<Record<string, string>> = {
@@ -37,20 +36,6 @@ export const KNOWN_TABLE_CROSSINGS: Readonly<Record<string, string>> = {
   'bench/oauth.scenarios.ts -> oauth_grants': BENCH,
   'bench/oauth.scenarios.ts -> oauth_tokens': BENCH,
   'cli.ts -> beta_invites': 'the CLI runs without Nest; next: the CLI dispatches auth commands from an application context',
-  'modules/data-rights/personal-data.repository.ts -> audit_events': EXPORT,
-  'modules/data-rights/personal-data.repository.ts -> beta_invites': EXPORT,
-  'modules/data-rights/personal-data.repository.ts -> sessions': EXPORT,
-  'modules/data-rights/personal-data.repository.ts -> user_identities': EXPORT,
-  'modules/data-rights/personal-data.repository.ts -> memberships': EXPORT,
-  'modules/data-rights/personal-data.repository.ts -> seat_reservations': EXPORT,
-  'modules/data-rights/personal-data.repository.ts -> contact_messages': EXPORT,
-  'modules/data-rights/personal-data.repository.ts -> service_connections': EXPORT,
-  'modules/data-rights/personal-data.repository.ts -> external_services': EXPORT,
-  'modules/data-rights/personal-data.repository.ts -> user_service_credentials': EXPORT,
-  'modules/data-rights/personal-data.repository.ts -> oauth_clients': EXPORT,
-  'modules/data-rights/personal-data.repository.ts -> oauth_grants': EXPORT,
-  'modules/data-rights/personal-data.repository.ts -> oauth_tokens': EXPORT,
-  'modules/data-rights/personal-data.repository.ts -> users': EXPORT,
   'modules/external-services/vault-keys.ts -> login_providers':
     "key rotation re-seals auth's provider secrets too; next: each module re-seals its own columns on a rotation command",
   'modules/oauth-server/token-store.service.ts -> users':
@@ -75,7 +60,13 @@ export const RAW_SQL_FILES: Readonly<Record<string, number>> = {
   'modules/billing/billing-privacy.service.ts': 7,
   'modules/billing/billing.service.ts': 2,
   'modules/contact/handlers/erasure.handler.ts': 1,
-  'modules/data-rights/personal-data.repository.ts': 23,
+  'modules/audit/handlers/personal-data.handler.ts': 1,
+  'modules/auth/handlers/personal-data.handler.ts': 3,
+  'modules/billing/handlers/personal-data.handler.ts': 2,
+  'modules/contact/handlers/personal-data.handler.ts': 1,
+  'modules/data-rights/personal-data.repository.ts': 10,
+  'modules/external-services/handlers/personal-data.handler.ts': 2,
+  'modules/oauth-server/handlers/personal-data.handler.ts': 3,
   'modules/external-services/catalog.service.ts': 1,
   'modules/external-services/connections.service.ts': 1,
   'modules/external-services/queries/refresh-failures.handler.ts': 1,

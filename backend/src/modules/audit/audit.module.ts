@@ -5,6 +5,7 @@ import { AuditController } from './audit.controller.js';
 import { AuditInterceptor } from './audit.interceptor.js';
 import { AuditService } from './audit.service.js';
 import { AuditErasureHandler } from './handlers/erasure.handler.js';
+import { AuditPersonalDataHandler } from './handlers/personal-data.handler.js';
 import { SecurityEventsAuditor } from './handlers/security-events.handler.js';
 
 /** The audit log: every module may record (global), admins read it. */
@@ -16,7 +17,13 @@ export class AuditModule {
     return {
       module: AuditModule,
       controllers: web ? [AuditController] : [],
-      providers: [AuditService, SecurityEventsAuditor, AuditErasureHandler, ...(web ? [{ provide: APP_INTERCEPTOR, useClass: AuditInterceptor }] : [])],
+      providers: [
+        AuditService,
+        SecurityEventsAuditor,
+        AuditErasureHandler,
+        AuditPersonalDataHandler,
+        ...(web ? [{ provide: APP_INTERCEPTOR, useClass: AuditInterceptor }] : []),
+      ],
       exports: [AuditService],
     };
   }

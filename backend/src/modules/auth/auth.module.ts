@@ -11,6 +11,7 @@ import { LoginProvidersController } from './login-providers.controller.js';
 import { LoginProvidersService } from './login-providers.service.js';
 import { LoginStateStore } from './login-state.store.js';
 import { AuthErasureHandler } from './handlers/erasure.handler.js';
+import { AuthPersonalDataHandler } from './handlers/personal-data.handler.js';
 import { OidcVerifier } from './oidc-verifier.js';
 import { SessionStartHandler } from './queries/session-start.handler.js';
 import { SessionService } from './session.service.js';
@@ -29,6 +30,7 @@ import { SessionService } from './session.service.js';
     LoginFlowService,
     SessionStartHandler,
     AuthErasureHandler,
+    AuthPersonalDataHandler,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
   exports: [SessionService, BetaInvitesService, LoginProvidersService],

@@ -5,6 +5,7 @@ import { runsWorkers, type ProcessRole } from '../../core/queue/process-role.js'
 import { BillingEventsService } from './billing-events.service.js';
 import { BillingPrivacyService } from './billing-privacy.service.js';
 import { BillingErasureHandler } from './handlers/erasure.handler.js';
+import { BillingPersonalDataHandler } from './handlers/personal-data.handler.js';
 import { BillingController } from './billing.controller.js';
 import { BillingService } from './billing.service.js';
 import { BillingSweeper } from './jobs/billing-sweeper.service.js';
@@ -37,6 +38,7 @@ export class BillingModule {
         BillingEventsService,
         BillingPrivacyService,
         BillingErasureHandler,
+        BillingPersonalDataHandler,
         ...(runsWorkers(role) ? [StripeEventsProcessor, BillingSweeper] : []),
       ],
       exports: [BillingService, BillingPrivacyService],

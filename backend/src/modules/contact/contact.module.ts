@@ -9,6 +9,7 @@ import { ContactMessagesController } from './contact-messages.controller.js';
 import { ContactController } from './contact.controller.js';
 import { ContactService } from './contact.service.js';
 import { ContactErasureHandler } from './handlers/erasure.handler.js';
+import { ContactPersonalDataHandler } from './handlers/personal-data.handler.js';
 import { CONTACT_MAIL_QUEUE } from './jobs/contact-mail.job.js';
 import { ContactMailProcessor } from './jobs/contact-mail.processor.js';
 import { ContactSweeper } from './jobs/contact-sweeper.service.js';
@@ -28,6 +29,7 @@ export class ContactModule {
       providers: [
         ContactMailQueue,
         ContactErasureHandler,
+        ContactPersonalDataHandler,
         ...(web ? [ContactService] : []),
         ...(runsWorkers(role) ? [ContactMailer, ContactDeliveryService, ContactMailProcessor, ContactSweeper] : []),
       ],

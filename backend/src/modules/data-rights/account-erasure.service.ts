@@ -7,7 +7,7 @@ import { AwaitingEventPublisher } from '../../core/events/awaiting-event-publish
 import type { AuthenticatedUser } from '../../core/http/current-user.decorator.js';
 import { OutboxService } from '../../core/outbox/outbox.service.js';
 import { DeletePersonCommand, MarkErasureRequestedCommand } from '../users/public/commands.js';
-import { ErasurePersonQuery, PendingErasuresQuery } from '../users/public/queries.js';
+import { PersonQuery, PendingErasuresQuery } from '../users/public/queries.js';
 import { DataRightsError, DataRightsErrorCode } from './data-rights.errors.js';
 import { DataRightsQueues } from './data-rights.queues.js';
 import { AccountErasedEvent, AccountErasureRequestedEvent, ErasingAccountEvent, ErasureRequestedEvent } from './public/events.js';
@@ -62,7 +62,7 @@ export class AccountErasureService {
   /** Worker: erases one account. Throws (so BullMQ retries) when a module could not erase its part. */
   @CreateRequestContext()
   async erase(userId: string): Promise<ErasureOutcome> {
-    const person = await this.queries.execute(new ErasurePersonQuery(userId));
+    const person = await this.queries.execute(new PersonQuery(userId));
     if (!person) return { outcome: 'already_erased' };
     // Only an account whose owner asked: a stray or replayed job erases nothing.
     if (!person.erasureRequestedAt) return { outcome: 'not_requested' };

@@ -1,9 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { DataExport } from '@life/contracts';
+import type { DataExport, DataExportDocument } from '@life/contracts';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { RateLimitService, type RateLimit } from '../../core/rate-limit/rate-limit.service.js';
-import { EventBus } from '@nestjs/cqrs';
-import { DataExportRequestedEvent } from './public/events.js';
+import { EventBus, QueryBus } from '@nestjs/cqrs';
+import { AwaitingEventPublisher } from '../../core/events/awaiting-event-publisher.js';
+import { PersonQuery } from '../users/public/queries.js';
+import { CollectingPersonalDataEvent, DataExportRequestedEvent } from './public/events.js';
 import { DataRightsError, DataRightsErrorCode } from './data-rights.errors.js';
 import { DataRightsQueues } from './data-rights.queues.js';
 import { PersonalDataRepository, toDataExportView } from './personal-data.repository.js';
@@ -28,6 +30,8 @@ export class DataExportService {
     private readonly data: PersonalDataRepository,
     private readonly queues: DataRightsQueues,
     private readonly events: EventBus,
+    private readonly strictEvents: AwaitingEventPublisher,
+    private readonly queries: QueryBus,
     rateLimits: RateLimitService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
@@ -71,7 +75,7 @@ export class DataExportService {
     const claimed = await this.data.claimExport(exportId);
     if (!claimed) return 'missing';
     try {
-      const document = await this.data.document(claimed.userId);
+      const document = await this.document(claimed.userId);
       // The account went away meanwhile (erased): its exports went with it.
       if (!document) return 'missing';
       const finished = await this.data.finishExport(exportId, `${JSON.stringify(document, null, 2)}\n`, this.config.dataRights.exportTtlHours);
@@ -89,5 +93,37 @@ export class DataExportService {
     let count = await this.data.deleteExpiredExports(this.config.dataRights.exportTtlHours);
     for (const id of await this.data.stalledExportIds(this.config.dataRights.sweepMs)) count += (await this.queues.enqueueExport(id)) ? 1 : 0;
     return count;
+  }
+
+  /**
+   * Everything Life holds about the person, or null when the account is gone: each module adds
+   * its own part (CollectingPersonalDataEvent), this module its own list of exports.
+   */
+  async document(userId: string): Promise<DataExportDocument | null> {
+    const person = await this.queries.execute(new PersonQuery(userId));
+    if (!person) return null;
+    const collecting = new CollectingPersonalDataEvent(userId, person.email);
+    await this.strictEvents.publishStrict(collecting);
+    const parts = collecting.parts;
+    if (!parts.profile) return null;
+    return {
+      format: 'life-data-export',
+      version: 1,
+      generated_at: new Date().toISOString(),
+      profile: parts.profile,
+      sign_in_identities: parts.sign_in_identities ?? [],
+      sessions: parts.sessions ?? [],
+      connections: parts.connections ?? [],
+      service_credentials: parts.service_credentials ?? [],
+      app_grants: parts.app_grants ?? [],
+      app_tokens: parts.app_tokens ?? [],
+      apps_owned: parts.apps_owned ?? [],
+      membership: parts.membership ?? null,
+      checkouts: parts.checkouts ?? [],
+      beta_invitation: parts.beta_invitation ?? null,
+      contact_messages: parts.contact_messages ?? [],
+      activity: parts.activity ?? [],
+      data_exports: await this.data.exportsListOf(userId),
+    };
   }
 }

@@ -1,13 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { DataExport as DataExportView, DataExportDocument, DataExportStatus } from '@life/contracts';
-
-type Row = Record<string, unknown>;
-
-const iso = (value: unknown): string | null => (value instanceof Date ? value.toISOString() : typeof value === 'string' ? new Date(value).toISOString() : null);
-const isoOr = (value: unknown): string => iso(value) ?? '';
-const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
+import { iso, isoOr, type Row } from '../../core/database/row-values.js';
 
 interface ExportRow {
   id: string;
@@ -42,10 +36,9 @@ const exportRow = (row: ExportRow): ExportRow => ({
 });
 
 /**
- * Every table that holds something about a person, read for the export and cleared for the
- * erasure. Each query names its columns: the export can only contain what is listed here, so a
- * secret column added later never slips in. Tables with outside effects (provider tokens, app
- * tokens, billing, the audit log) are handled by their modules' services instead.
+ * Data-rights' own table, `data_exports`: the requests, the finished files, their expiry. The
+ * rest of the export comes from each module (CollectingPersonalDataEvent), and each names its
+ * columns, so a secret column added later never slips in.
  */
 @Injectable()
 export class PersonalDataRepository {
@@ -131,168 +124,10 @@ export class PersonalDataRepository {
     return rows.length;
   }
 
-  // --- the export document ------------------------------------------------------------
+  // --- the person's own list, for their export -----------------------------------------
 
-  /** Everything we hold about the person, or null when the account is gone. */
-  async document(userId: string): Promise<DataExportDocument | null> {
-    const [user] = await this.query('select id, username, email, email_verified, role, created_at, updated_at from users where id = ?', [userId]);
-    if (!user) return null;
-    const email = String(user.email);
-    const [identities, sessions, connections, credentials, grants, tokens, owned, memberships, checkouts, invitations, messages, activity, exports] =
-      await Promise.all([
-        this.query('select provider, subject, email, created_at, last_login_at from user_identities where user_id = ? order by created_at', [userId]),
-        // Never token_hash.
-        this.query('select created_at, last_used_at, expires_at, revoked_at, ip, user_agent from sessions where user_id = ? order by created_at', [userId]),
-        // Never the sealed tokens.
-        this.query(
-          `select s.service_name, c.status, c.account_id, c.account_name, c.scope, c.client_source, c.created_at, c.expires_at, c.last_refresh_at,
-                c.refresh_failures, c.last_error
-           from service_connections c join external_services s on s.id = c.service_id where c.user_id = ? order by s.service_name`,
-          [userId],
-        ),
-        // Never the sealed client secret.
-        this.query('select service_name, client_id, created_at, updated_at from user_service_credentials where user_id = ? order by service_name', [userId]),
-        this.query(
-          `select c.client_id, c.name, g.scopes, g.created_at, g.updated_at, g.revoked_at
-           from oauth_grants g join oauth_clients c on c.id = g.client_id where g.user_id = ? order by g.created_at`,
-          [userId],
-        ),
-        // Never the hashes.
-        this.query(
-          `select c.client_id, t.scopes, t.created_at, t.access_expires_at, t.refresh_expires_at, t.revoked_at, t.revoked_reason
-           from oauth_tokens t join oauth_clients c on c.id = t.client_id where t.user_id = ? order by t.created_at`,
-          [userId],
-        ),
-        this.query('select name, client_id, redirect_uris, active, created_at from oauth_clients where owner_user_id = ? order by created_at', [userId]),
-        this.query(
-          `select edition, price_cents, member_number, status, status_at, created_at, stripe_customer_id, stripe_subscription_id
-           from memberships where user_id = ?`,
-          [userId],
-        ),
-        this.query('select edition, price_cents, status, created_at, expires_at from seat_reservations where user_id = ? order by created_at', [userId]),
-        this.query('select email, created_at from beta_invites where email = ?', [email.toLowerCase()]),
-        // Never the keyed IP hash.
-        this.query(
-          `select created_at, name, email, subject, message, status, sent_at from contact_messages
-          where user_id = ? or lower(email) = ? order by created_at`,
-          [userId, email.toLowerCase()],
-        ),
-        this.query('select at, action, target_type, target_id, ip, user_agent, details from audit_events where actor_id = ? order by at, id', [userId]),
-        this.query('select created_at, status, finished_at from data_exports where user_id = ? order by created_at', [userId]),
-      ]);
-    const membership = memberships[0];
-    const invitation = invitations[0];
-    return {
-      format: 'life-data-export',
-      version: 1,
-      generated_at: new Date().toISOString(),
-      profile: {
-        id: String(user.id),
-        username: String(user.username),
-        email,
-        email_verified: user.email_verified === true,
-        role: String(user.role),
-        created_at: isoOr(user.created_at),
-        updated_at: isoOr(user.updated_at),
-      },
-      sign_in_identities: identities.map((row) => ({
-        provider: String(row.provider),
-        subject: String(row.subject),
-        email: text(row.email),
-        created_at: isoOr(row.created_at),
-        last_login_at: iso(row.last_login_at),
-      })),
-      sessions: sessions.map((row) => ({
-        created_at: isoOr(row.created_at),
-        last_used_at: iso(row.last_used_at),
-        expires_at: iso(row.expires_at),
-        revoked_at: iso(row.revoked_at),
-        ip: text(row.ip),
-        user_agent: text(row.user_agent),
-      })),
-      connections: connections.map((row) => ({
-        service: String(row.service_name),
-        status: String(row.status),
-        account_id: text(row.account_id),
-        account_name: text(row.account_name),
-        scope: text(row.scope),
-        client_source: String(row.client_source),
-        connected_at: isoOr(row.created_at),
-        access_token_expires_at: iso(row.expires_at),
-        last_refresh_at: iso(row.last_refresh_at),
-        refresh_failures: Number(row.refresh_failures ?? 0),
-        last_error: text(row.last_error),
-      })),
-      service_credentials: credentials.map((row) => ({
-        service_name: String(row.service_name),
-        client_id: String(row.client_id),
-        created_at: isoOr(row.created_at),
-        updated_at: isoOr(row.updated_at),
-      })),
-      app_grants: grants.map((row) => ({
-        client_id: String(row.client_id),
-        client_name: String(row.name),
-        scopes: strings(row.scopes),
-        granted_at: isoOr(row.created_at),
-        updated_at: isoOr(row.updated_at),
-        revoked_at: iso(row.revoked_at),
-      })),
-      app_tokens: tokens.map((row) => ({
-        client_id: String(row.client_id),
-        scopes: strings(row.scopes),
-        issued_at: isoOr(row.created_at),
-        access_expires_at: iso(row.access_expires_at),
-        refresh_expires_at: iso(row.refresh_expires_at),
-        revoked_at: iso(row.revoked_at),
-        revoked_reason: text(row.revoked_reason),
-      })),
-      apps_owned: owned.map((row) => ({
-        name: String(row.name),
-        client_id: String(row.client_id),
-        redirect_uris: strings(row.redirect_uris),
-        active: row.active === true,
-        created_at: isoOr(row.created_at),
-      })),
-      membership: membership
-        ? {
-            edition: String(membership.edition),
-            price_cents: Number(membership.price_cents),
-            member_number: Number(membership.member_number),
-            status: String(membership.status),
-            status_at: iso(membership.status_at),
-            since: isoOr(membership.created_at),
-            stripe_customer_id: text(membership.stripe_customer_id),
-            stripe_subscription_id: text(membership.stripe_subscription_id),
-          }
-        : null,
-      checkouts: checkouts.map((row) => ({
-        edition: String(row.edition),
-        price_cents: Number(row.price_cents),
-        status: String(row.status),
-        created_at: isoOr(row.created_at),
-        expires_at: iso(row.expires_at),
-      })),
-      beta_invitation: invitation ? { email: String(invitation.email), created_at: isoOr(invitation.created_at) } : null,
-      contact_messages: messages.map((row) => ({
-        created_at: isoOr(row.created_at),
-        name: String(row.name),
-        email: String(row.email),
-        subject: String(row.subject),
-        message: String(row.message),
-        status: String(row.status),
-        sent_at: iso(row.sent_at),
-      })),
-      activity: activity.map((row) => ({
-        at: isoOr(row.at),
-        action: String(row.action),
-        target_type: text(row.target_type),
-        // An admin's invitations name other people's e-mails: theirs to ask for, not part of this copy.
-        target_id: row.target_type === 'beta_invite' ? null : text(row.target_id),
-        ip: text(row.ip),
-        user_agent: text(row.user_agent),
-        details: row.details && typeof row.details === 'object' ? (row.details as Record<string, unknown>) : {},
-      })),
-      data_exports: exports.map((row) => ({ created_at: isoOr(row.created_at), status: String(row.status), finished_at: iso(row.finished_at) })),
-    };
+  async exportsListOf(userId: string): Promise<DataExportDocument['data_exports']> {
+    const rows = await this.query('select created_at, status, finished_at from data_exports where user_id = ? order by created_at', [userId]);
+    return rows.map((row) => ({ created_at: isoOr(row.created_at), status: String(row.status), finished_at: iso(row.finished_at) }));
   }
 }

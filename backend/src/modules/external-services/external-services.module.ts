@@ -10,6 +10,7 @@ import { TokenRefreshProcessor } from './jobs/token-refresh.processor.js';
 import { TokenRefreshSweeper } from './jobs/token-refresh.sweeper.js';
 import { VaultKeysProcessor } from './jobs/vault-keys.processor.js';
 import { ConnectionsErasureHandler } from './handlers/erasure.handler.js';
+import { ConnectionsPersonalDataHandler } from './handlers/personal-data.handler.js';
 import { ProviderClient } from './provider-client.js';
 import { PersonConnectionsHandler } from './queries/person-connections.handler.js';
 import { RefreshFailuresHandler } from './queries/refresh-failures.handler.js';
@@ -55,6 +56,7 @@ export class ExternalServicesModule {
         PersonConnectionsHandler,
         RefreshFailuresHandler,
         ConnectionsErasureHandler,
+        ConnectionsPersonalDataHandler,
         ...(runsWorkers(role) ? [TokenRefreshProcessor, TokenRefreshSweeper, VaultKeysProcessor] : []),
       ],
       exports: [CatalogService, ConnectionsService, TokenVault, TokenAccess, TokenRefreshService, VaultRotationService],

@@ -3,6 +3,7 @@ import { runsWorkers, type ProcessRole } from '../../core/queue/process-role.js'
 import { ExternalServicesModule } from '../external-services/external-services.module.js';
 import { AppResourcesService } from './app-resources.service.js';
 import { AppGrantsErasureHandler } from './handlers/erasure.handler.js';
+import { AppsPersonalDataHandler } from './handlers/personal-data.handler.js';
 import { AppApiController } from './app-api.controller.js';
 import { AppTokenGuard } from './app-token.guard.js';
 import { AuthorizationService } from './authorization.service.js';
@@ -52,6 +53,7 @@ export class OAuthServerModule implements OnApplicationBootstrap {
         ProxyService,
         AppResourcesService,
         AppGrantsErasureHandler,
+        AppsPersonalDataHandler,
         AppTokenGuard,
         ...(runsWorkers(role) ? [ExpiredTokensSweeper] : []),
       ],

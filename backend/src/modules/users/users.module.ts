@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { DeletePersonHandler, ErasurePersonHandler, MarkErasureRequestedHandler, PendingErasuresHandler } from './commands/erasure.handlers.js';
+import { DeletePersonHandler, PersonHandler, MarkErasureRequestedHandler, PendingErasuresHandler } from './commands/erasure.handlers.js';
+import { UsersPersonalDataHandler } from './handlers/personal-data.handler.js';
 import { PersonProfileHandler } from './queries/person-profile.handler.js';
 import { UsersController } from './users.controller.js';
 import { UsersService } from './users.service.js';
@@ -7,7 +8,15 @@ import { UsersService } from './users.service.js';
 /** People: profiles, and the account row itself (marked for erasure, then deleted last). */
 @Module({
   controllers: [UsersController],
-  providers: [UsersService, PersonProfileHandler, MarkErasureRequestedHandler, DeletePersonHandler, ErasurePersonHandler, PendingErasuresHandler],
+  providers: [
+    UsersService,
+    PersonProfileHandler,
+    MarkErasureRequestedHandler,
+    DeletePersonHandler,
+    PersonHandler,
+    PendingErasuresHandler,
+    UsersPersonalDataHandler,
+  ],
   exports: [UsersService],
 })
 export class UsersModule {}

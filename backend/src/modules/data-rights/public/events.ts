@@ -1,3 +1,4 @@
+import type { DataExportDocument } from '@life/contracts';
 import { DurableEvent } from '../../../core/outbox/durable-event.js';
 
 /** The person's data rights, as the rest of Life hears of them. */
@@ -57,5 +58,22 @@ export class AccountErasedEvent {
   constructor(
     readonly userId: string,
     readonly report: ErasureReport,
+  ) {}
+}
+
+/** The parts of 'Descargar mis datos' that modules answer (everything but the header and data-rights' own list). */
+export type PersonalDataParts = Partial<Omit<DataExportDocument, 'format' | 'version' | 'generated_at' | 'data_exports'>>;
+
+/**
+ * The export job asks: each module adds its own part of everything Life holds about the person
+ * to `parts`, naming its columns (never a secret, a token or a hash). Published strictly, so a
+ * module that cannot answer fails the export job, which retries.
+ */
+export class CollectingPersonalDataEvent {
+  readonly parts: PersonalDataParts = {};
+
+  constructor(
+    readonly userId: string,
+    readonly email: string,
   ) {}
 }

@@ -2,7 +2,7 @@ import { CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler 
 import { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../entities/user.entity.js';
 import { DeletePersonCommand, MarkErasureRequestedCommand } from '../public/commands.js';
-import { ErasurePersonQuery, PendingErasuresQuery, type ErasurePerson } from '../public/queries.js';
+import { PersonQuery, PendingErasuresQuery, type Person } from '../public/queries.js';
 
 @CommandHandler(MarkErasureRequestedCommand)
 export class MarkErasureRequestedHandler implements ICommandHandler<MarkErasureRequestedCommand> {
@@ -25,11 +25,11 @@ export class DeletePersonHandler implements ICommandHandler<DeletePersonCommand>
   }
 }
 
-@QueryHandler(ErasurePersonQuery)
-export class ErasurePersonHandler implements IQueryHandler<ErasurePersonQuery> {
+@QueryHandler(PersonQuery)
+export class PersonHandler implements IQueryHandler<PersonQuery> {
   constructor(private readonly em: EntityManager) {}
 
-  async execute({ userId }: ErasurePersonQuery): Promise<ErasurePerson | null> {
+  async execute({ userId }: PersonQuery): Promise<Person | null> {
     const user = await this.em.findOne(User, { id: userId }, { fields: ['email', 'username', 'erasureRequestedAt'], disableIdentityMap: true });
     return user ? { id: user.id, email: user.email, username: user.username, erasureRequestedAt: user.erasureRequestedAt ?? null } : null;
   }

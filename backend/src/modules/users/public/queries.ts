@@ -15,14 +15,14 @@ export class PersonProfileQuery extends Query<PersonProfile | null> {
 }
 
 /** Who an erasure is about, and whether they asked for it. */
-export interface ErasurePerson {
+export interface Person {
   id: string;
   email: string;
   username: string;
   erasureRequestedAt: Date | null;
 }
 
-export class ErasurePersonQuery extends Query<ErasurePerson | null> {
+export class PersonQuery extends Query<Person | null> {
   constructor(readonly userId: string) {
     super();
   }
