@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { CoreModule, type CoreOptions } from './core/core.module.js';
 import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from './migrations/index.js';
+import { AdminModule } from './modules/admin/admin.module.js';
 import { AuditModule } from './modules/audit/audit.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { BillingModule } from './modules/billing/billing.module.js';
@@ -30,7 +31,7 @@ export class AppModule {
         // Users and auth in every role: workers erase accounts and ask them questions.
         UsersModule,
         AuthModule,
-        ...(web ? [HealthModule, SiteModule] : []),
+        ...(web ? [HealthModule, SiteModule, AdminModule] : []),
       ],
     };
   }

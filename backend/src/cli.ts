@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { CreateOAuthClientSchema, EmailSchema } from '@life/contracts';
 import { loadConfig } from './config/config.js';
+import { BetaInvite } from './modules/auth/entities/beta-invite.entity.js';
 import { User } from './modules/users/entities/user.entity.js';
 import { KeyRing, loadKeyRing } from './core/crypto/key-ring.js';
 import { embeddedUrlFile } from './core/database/embedded-postgres.js';
@@ -164,12 +165,13 @@ export const COMMANDS: Record<string, Command> = {
       if (!parsed.success) throw new Error('Usage: invite <email>');
       await withOrm(async (orm) => {
         const em = orm.em.fork();
-        const rows = await em
-          .getConnection()
-          .execute(`insert into beta_invites (email, invited_by, created_at) values (?, null, now()) on conflict (email) do nothing returning email`, [
-            parsed.data,
-          ]);
-        console.log(rows.length > 0 ? `Invited ${parsed.data}.` : `${parsed.data} was already invited.`);
+        if (await em.findOne(BetaInvite, { email: parsed.data })) {
+          console.log(`${parsed.data} was already invited.`);
+          return;
+        }
+        em.create(BetaInvite, { email: parsed.data, invitedBy: null });
+        await em.flush();
+        console.log(`Invited ${parsed.data}.`);
       });
     },
   },

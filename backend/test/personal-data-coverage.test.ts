@@ -26,14 +26,16 @@ const entityFiles = modules.flatMap((module) => {
 });
 /** The export handlers, and data-rights' own list of exports. */
 const exportSources = [
-  ...modules.map((module) => join(SRC, 'modules', module, 'handlers', 'personal-data.handler.ts')).filter((file) => {
-    try {
-      readFileSync(file);
-      return true;
-    } catch {
-      return false;
-    }
-  }),
+  ...modules
+    .map((module) => join(SRC, 'modules', module, 'handlers', 'personal-data.handler.ts'))
+    .filter((file) => {
+      try {
+        readFileSync(file);
+        return true;
+      } catch {
+        return false;
+      }
+    }),
   join(SRC, 'modules', 'data-rights', 'personal-data.repository.ts'),
 ].map((file) => readFileSync(file, 'utf8'));
 

@@ -35,7 +35,6 @@ export const KNOWN_TABLE_CROSSINGS: Readonly<Record<string, string>> = {
   'bench/connections.scenarios.ts -> users': BENCH,
   'bench/oauth.scenarios.ts -> oauth_grants': BENCH,
   'bench/oauth.scenarios.ts -> oauth_tokens': BENCH,
-  'cli.ts -> beta_invites': 'the CLI runs without Nest; next: the CLI dispatches auth commands from an application context',
   'modules/external-services/vault-keys.ts -> login_providers':
     "key rotation re-seals auth's provider secrets too; next: each module re-seals its own columns on a rotation command",
   'modules/oauth-server/token-store.service.ts -> users':
@@ -52,7 +51,6 @@ export const KNOWN_TABLE_CROSSINGS: Readonly<Record<string, string>> = {
 export const RAW_SQL_FILES: Readonly<Record<string, number>> = {
   'bench/connections.scenarios.ts': 8,
   'bench/oauth.scenarios.ts': 5,
-  'cli.ts': 1,
   'core/database/migration-runner.ts': 2,
   'modules/audit/audit.service.ts': 4,
   'modules/auth/login-providers.service.ts': 1,

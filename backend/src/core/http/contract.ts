@@ -25,6 +25,8 @@ export interface ContractSpec {
   bodyEncoding?: 'json' | 'form';
   /** Not a JSON answer (HTML page, redirect). */
   produces?: string;
+  /** The OpenAPI operationId clients generate names from; default `<Controller>_<handler>`. Set it to keep a published id when a route moves. */
+  operationId?: string;
 }
 
 export const CONTRACT_KEY = 'life:contract';

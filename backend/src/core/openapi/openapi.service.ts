@@ -87,7 +87,7 @@ export class OpenApiService {
       const operation: ZodOpenApiOperationObject = {
         summary: spec.summary,
         tags: spec.tags,
-        operationId: `${route.controller}_${route.handler}`,
+        operationId: spec.operationId ?? `${route.controller}_${route.handler}`,
         security: spec.access === 'public' ? [] : spec.access === 'app' ? [{ appToken: [] }] : [{ bearer: [] }],
         ...(spec.access === 'admin' ? { description: 'Admin only.' } : {}),
         requestParams: {

@@ -2,14 +2,13 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { UsersModule } from '../users/users.module.js';
 import { AuthGuard } from './auth.guard.js';
-import { BetaInvitesController } from './beta-invites.controller.js';
 import { BetaInvitesService } from './beta-invites.service.js';
 import { DevIdpService } from './dev-idp/dev-idp.service.js';
 import { LoginFlowService } from './login-flow.service.js';
 import { LoginController } from './login.controller.js';
-import { LoginProvidersController } from './login-providers.controller.js';
 import { LoginProvidersService } from './login-providers.service.js';
 import { LoginStateStore } from './login-state.store.js';
+import { AUTH_ADMIN_HANDLERS } from './handlers/admin.handlers.js';
 import { AuthErasureHandler } from './handlers/erasure.handler.js';
 import { AuthPersonalDataHandler } from './handlers/personal-data.handler.js';
 import { OidcVerifier } from './oidc-verifier.js';
@@ -19,7 +18,7 @@ import { SessionService } from './session.service.js';
 /** Sign-in, sessions, roles, beta invitations and the login provider configuration. */
 @Module({
   imports: [UsersModule],
-  controllers: [LoginController, BetaInvitesController, LoginProvidersController],
+  controllers: [LoginController],
   providers: [
     SessionService,
     LoginProvidersService,
@@ -30,6 +29,7 @@ import { SessionService } from './session.service.js';
     LoginFlowService,
     SessionStartHandler,
     AuthErasureHandler,
+    ...AUTH_ADMIN_HANDLERS,
     AuthPersonalDataHandler,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],

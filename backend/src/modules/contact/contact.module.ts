@@ -5,9 +5,9 @@ import { AuthModule } from '../auth/auth.module.js';
 import { ContactDeliveryService } from './contact-delivery.service.js';
 import { ContactMailQueue } from './contact-mail.queue.js';
 import { ContactMailer } from './contact-mailer.js';
-import { ContactMessagesController } from './contact-messages.controller.js';
 import { ContactController } from './contact.controller.js';
 import { ContactService } from './contact.service.js';
+import { CONTACT_ADMIN_HANDLERS } from './handlers/admin.handlers.js';
 import { ContactErasureHandler } from './handlers/erasure.handler.js';
 import { ContactPersonalDataHandler } from './handlers/personal-data.handler.js';
 import { CONTACT_MAIL_QUEUE } from './jobs/contact-mail.job.js';
@@ -25,12 +25,12 @@ export class ContactModule {
     return {
       module: ContactModule,
       imports: [BullModule.registerQueue({ name: CONTACT_MAIL_QUEUE }), AuthModule],
-      controllers: web ? [ContactController, ContactMessagesController] : [],
+      controllers: web ? [ContactController] : [],
       providers: [
         ContactMailQueue,
         ContactErasureHandler,
         ContactPersonalDataHandler,
-        ...(web ? [ContactService] : []),
+        ...(web ? [ContactService, ...CONTACT_ADMIN_HANDLERS] : []),
         ...(runsWorkers(role) ? [ContactMailer, ContactDeliveryService, ContactMailProcessor, ContactSweeper] : []),
       ],
     };

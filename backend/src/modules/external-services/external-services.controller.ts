@@ -1,27 +1,21 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import {
   AuthUrlSchema,
   DisconnectResultSchema,
   ExternalServiceListSchema,
-  ExternalServiceSchema,
-  ExternalServiceUpdateSchema,
-  IdParamsSchema,
   ServiceCallbackQuerySchema,
   ServiceCallbackSchema,
   ServiceNameParamsSchema,
   ServiceParamsSchema,
   UserCredentialInputSchema,
   UserCredentialSchema,
-  type ExternalServiceUpdate,
 } from '@life/contracts';
 import type { FastifyReply } from 'fastify';
 import { Contract } from '../../core/http/contract.js';
 import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-user.decorator.js';
-import { Roles } from '../../core/http/roles.decorator.js';
 import { CatalogService } from './catalog.service.js';
 import { ConnectionsService } from './connections.service.js';
 import { CredentialsService } from './credentials.service.js';
-import { Audited, changedFields } from '../audit/public/audited.decorator.js';
 
 @Controller()
 export class ExternalServicesController {
@@ -93,22 +87,6 @@ export class ExternalServicesController {
   })
   disconnect(@CurrentUser() user: AuthenticatedUser, @Param('service_name') serviceName: string) {
     return this.connections.disconnect(user.id, serviceName);
-  }
-
-  @Put('api/external-services/:id')
-  @Audited({ action: 'admin.service_updated', target: ({ params }) => ({ type: 'external_service', id: params.id }), details: changedFields })
-  @Roles('admin')
-  @Contract({
-    summary: 'Edit a catalog entry (masked secrets mean unchanged)',
-    tags: ['admin'],
-    access: 'admin',
-    params: IdParamsSchema,
-    body: ExternalServiceUpdateSchema,
-    response: ExternalServiceSchema,
-    errors: [404, 409],
-  })
-  update(@Param('id') id: string, @Body() body: ExternalServiceUpdate) {
-    return this.catalog.update(id, body);
   }
 
   @Get('api/external-services-user/:service_name')

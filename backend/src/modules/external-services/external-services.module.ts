@@ -9,6 +9,7 @@ import { TOKEN_REFRESH_QUEUE, VAULT_QUEUE } from './jobs/token-refresh.job.js';
 import { TokenRefreshProcessor } from './jobs/token-refresh.processor.js';
 import { TokenRefreshSweeper } from './jobs/token-refresh.sweeper.js';
 import { VaultKeysProcessor } from './jobs/vault-keys.processor.js';
+import { UpdateCatalogServiceHandler } from './handlers/admin.handlers.js';
 import { ConnectionsErasureHandler } from './handlers/erasure.handler.js';
 import { ConnectionsPersonalDataHandler } from './handlers/personal-data.handler.js';
 import { ProviderClient } from './provider-client.js';
@@ -56,6 +57,7 @@ export class ExternalServicesModule {
         PersonConnectionsHandler,
         RefreshFailuresHandler,
         ConnectionsErasureHandler,
+        UpdateCatalogServiceHandler,
         ConnectionsPersonalDataHandler,
         ...(runsWorkers(role) ? [TokenRefreshProcessor, TokenRefreshSweeper, VaultKeysProcessor] : []),
       ],

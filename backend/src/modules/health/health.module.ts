@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
-import { AdminHealthController } from './admin-health.controller.js';
+import { HEALTH_ADMIN_HANDLERS } from './handlers/admin.handlers.js';
 import { HealthController } from './health.controller.js';
 import { HealthIndicators } from './health.indicators.js';
 import { QueuesService } from './queues.service.js';
@@ -11,7 +11,7 @@ import { WorkerHeartbeats } from './worker-heartbeats.js';
 /** The public health check and the admin's 'Salud del Sistema' (web processes only). */
 @Module({
   imports: [TerminusModule.forRoot({ logger: false }), DiscoveryModule],
-  controllers: [HealthController, AdminHealthController],
-  providers: [HealthIndicators, QueuesService, SystemHealthService, WorkerHeartbeats],
+  controllers: [HealthController],
+  providers: [HealthIndicators, QueuesService, SystemHealthService, WorkerHeartbeats, ...HEALTH_ADMIN_HANDLERS],
 })
 export class HealthModule {}

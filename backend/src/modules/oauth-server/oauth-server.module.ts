@@ -2,6 +2,7 @@ import { Module, type DynamicModule, type OnApplicationBootstrap } from '@nestjs
 import { runsWorkers, type ProcessRole } from '../../core/queue/process-role.js';
 import { ExternalServicesModule } from '../external-services/external-services.module.js';
 import { AppResourcesService } from './app-resources.service.js';
+import { OAUTH_ADMIN_HANDLERS } from './handlers/admin.handlers.js';
 import { AppGrantsErasureHandler } from './handlers/erasure.handler.js';
 import { AppsPersonalDataHandler } from './handlers/personal-data.handler.js';
 import { AppApiController } from './app-api.controller.js';
@@ -10,7 +11,6 @@ import { AuthorizationService } from './authorization.service.js';
 import { ClientsService } from './clients.service.js';
 import { ExpiredTokensSweeper } from './expired-tokens.sweeper.js';
 import { GrantsController } from './grants.controller.js';
-import { OAuthClientsController } from './oauth-clients.controller.js';
 import { OAuthController } from './oauth.controller.js';
 import { ProtocolService } from './protocol.service.js';
 import { ProxyService } from './proxy.service.js';
@@ -42,7 +42,7 @@ export class OAuthServerModule implements OnApplicationBootstrap {
     return {
       module: OAuthServerModule,
       imports: [ExternalServicesModule.forRoot(role)],
-      controllers: web ? [OAuthClientsController, OAuthController, AppApiController, GrantsController] : [],
+      controllers: web ? [OAuthController, AppApiController, GrantsController] : [],
       providers: [
         ClientsService,
         TokenStore,
@@ -53,6 +53,7 @@ export class OAuthServerModule implements OnApplicationBootstrap {
         ProxyService,
         AppResourcesService,
         AppGrantsErasureHandler,
+        ...OAUTH_ADMIN_HANDLERS,
         AppsPersonalDataHandler,
         AppTokenGuard,
         ...(runsWorkers(role) ? [ExpiredTokensSweeper] : []),

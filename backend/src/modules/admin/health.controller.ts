@@ -4,8 +4,8 @@ import type { FastifyReply } from 'fastify';
 import { Contract } from '../../core/http/contract.js';
 import { Roles } from '../../core/http/roles.decorator.js';
 import { Audited, type AuditedContext } from '../audit/public/audited.decorator.js';
-import { QueuesService } from './queues.service.js';
-import { SystemHealthService } from './system-health.service.js';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { DiscardQueueJobCommand, RetryQueueJobCommand, SystemHealthQuery } from '../health/public/commands.js';
 
 const queueJob = ({ params }: AuditedContext) => ({ type: 'queue_job', id: `${params.queue}/${params.id}` });
 
@@ -14,8 +14,8 @@ const queueJob = ({ params }: AuditedContext) => ({ type: 'queue_job', id: `${pa
 @Roles('admin')
 export class AdminHealthController {
   constructor(
-    private readonly health: SystemHealthService,
-    private readonly queues: QueuesService,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
   ) {}
 
   @Get('health')
@@ -28,7 +28,7 @@ export class AdminHealthController {
   })
   report(@Res({ passthrough: true }) reply: FastifyReply): Promise<SystemHealth> {
     reply.header('cache-control', 'no-store');
-    return this.health.report();
+    return this.queries.execute(new SystemHealthQuery());
   }
 
   @Post('queues/:queue/jobs/:id/retry')
@@ -43,7 +43,7 @@ export class AdminHealthController {
     errors: [404, 409],
   })
   retry(@Param() params: QueueJobParams): Promise<void> {
-    return this.queues.retry(params.queue, params.id);
+    return this.commands.execute(new RetryQueueJobCommand(params.queue, params.id));
   }
 
   @Delete('queues/:queue/jobs/:id')
@@ -58,6 +58,6 @@ export class AdminHealthController {
     errors: [404, 409],
   })
   discard(@Param() params: QueueJobParams): Promise<void> {
-    return this.queues.discard(params.queue, params.id);
+    return this.commands.execute(new DiscardQueueJobCommand(params.queue, params.id));
   }
 }

@@ -3,18 +3,22 @@ import { BetaInviteListSchema, BetaInviteParamsSchema, BetaInviteSchema, CreateB
 import { Contract } from '../../core/http/contract.js';
 import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-user.decorator.js';
 import { Roles } from '../../core/http/roles.decorator.js';
-import { BetaInvitesService } from './beta-invites.service.js';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Audited } from '../audit/public/audited.decorator.js';
+import { InviteToBetaCommand, ListBetaInvitesQuery, WithdrawBetaInviteCommand } from '../auth/public/commands.js';
 
 @Controller('beta-invites')
 @Roles('admin')
 export class BetaInvitesController {
-  constructor(private readonly invites: BetaInvitesService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @Get()
   @Contract({ summary: 'List beta invitations, newest first', tags: ['admin'], access: 'admin', response: BetaInviteListSchema })
   list() {
-    return this.invites.list();
+    return this.queries.execute(new ListBetaInvitesQuery());
   }
 
   @Post()
@@ -29,7 +33,7 @@ export class BetaInvitesController {
     errors: [409],
   })
   create(@Body() body: { email: string }, @CurrentUser() admin: AuthenticatedUser) {
-    return this.invites.invite(body.email, admin.email);
+    return this.commands.execute(new InviteToBetaCommand(body.email, admin.email));
   }
 
   @Delete(':email')
@@ -37,6 +41,6 @@ export class BetaInvitesController {
   @HttpCode(204)
   @Contract({ summary: 'Withdraw an invitation', tags: ['admin'], access: 'admin', params: BetaInviteParamsSchema, successStatus: 204, errors: [404] })
   async remove(@Param('email') email: string) {
-    await this.invites.remove(email);
+    await this.commands.execute(new WithdrawBetaInviteCommand(email));
   }
 }

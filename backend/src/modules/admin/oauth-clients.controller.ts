@@ -12,19 +12,29 @@ import {
 import { Contract } from '../../core/http/contract.js';
 import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-user.decorator.js';
 import { Roles } from '../../core/http/roles.decorator.js';
-import { ClientsService } from './clients.service.js';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Audited, changedFields } from '../audit/public/audited.decorator.js';
+import {
+  CreateOAuthClientCommand,
+  DeleteOAuthClientCommand,
+  ListOAuthClientsQuery,
+  RotateOAuthClientSecretCommand,
+  UpdateOAuthClientCommand,
+} from '../oauth-server/public/commands.js';
 
 /** Admin: the third-party applications allowed to ask people for access. */
 @Controller('oauth_clients')
 @Roles('admin')
 export class OAuthClientsController {
-  constructor(private readonly clients: ClientsService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @Get()
   @Contract({ summary: 'Client applications (never their secrets)', tags: ['oauth-clients'], access: 'admin', response: OAuthClientListSchema })
   list() {
-    return this.clients.list();
+    return this.queries.execute(new ListOAuthClientsQuery());
   }
 
   @Post()
@@ -43,7 +53,7 @@ export class OAuthClientsController {
     successStatus: 201,
   })
   create(@Body() body: CreateOAuthClient, @CurrentUser() user: AuthenticatedUser) {
-    return this.clients.create(body, user.id);
+    return this.commands.execute(new CreateOAuthClientCommand(body, user.id));
   }
 
   @Put(':id')
@@ -62,7 +72,7 @@ export class OAuthClientsController {
     errors: [404],
   })
   update(@Param('id') id: string, @Body() body: UpdateOAuthClient) {
-    return this.clients.update(id, body);
+    return this.commands.execute(new UpdateOAuthClientCommand(id, body));
   }
 
   @Post(':id/secret')
@@ -80,7 +90,7 @@ export class OAuthClientsController {
     errors: [404, 409],
   })
   rotateSecret(@Param('id') id: string) {
-    return this.clients.rotateSecret(id);
+    return this.commands.execute(new RotateOAuthClientSecretCommand(id));
   }
 
   @Delete(':id')
@@ -94,6 +104,6 @@ export class OAuthClientsController {
     errors: [404],
   })
   async remove(@Param('id') id: string) {
-    await this.clients.remove(id);
+    await this.commands.execute(new DeleteOAuthClientCommand(id));
   }
 }

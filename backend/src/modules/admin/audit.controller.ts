@@ -3,12 +3,13 @@ import { AuditPageSchema, AuditQuerySchema } from '@life/contracts';
 import type { z } from 'zod';
 import { Contract } from '../../core/http/contract.js';
 import { Roles } from '../../core/http/roles.decorator.js';
-import { AuditService } from './audit.service.js';
+import { QueryBus } from '@nestjs/cqrs';
+import { AuditPageQuery } from '../audit/public/queries.js';
 
 @Controller('api/admin/audit')
 @Roles('admin')
-export class AuditController {
-  constructor(private readonly audit: AuditService) {}
+export class AdminAuditController {
+  constructor(private readonly queries: QueryBus) {}
 
   @Get()
   @Contract({
@@ -17,8 +18,9 @@ export class AuditController {
     access: 'admin',
     query: AuditQuerySchema,
     response: AuditPageSchema,
+    operationId: 'AuditController_page',
   })
   page(@Query() query: z.infer<typeof AuditQuerySchema>) {
-    return this.audit.page(query);
+    return this.queries.execute(new AuditPageQuery(query));
   }
 }

@@ -2,18 +2,22 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nest
 import { IdParamsSchema, LoginProviderInputSchema, LoginProviderListSchema, LoginProviderSchema, type LoginProviderInput } from '@life/contracts';
 import { Contract } from '../../core/http/contract.js';
 import { Roles } from '../../core/http/roles.decorator.js';
-import { LoginProvidersService } from './login-providers.service.js';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Audited, changedFields } from '../audit/public/audited.decorator.js';
+import { CreateLoginProviderCommand, DeleteLoginProviderCommand, ListLoginProvidersQuery, UpdateLoginProviderCommand } from '../auth/public/commands.js';
 
 @Controller('api/login-providers')
 @Roles('admin')
 export class LoginProvidersController {
-  constructor(private readonly providers: LoginProvidersService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @Get()
   @Contract({ summary: 'List login providers (secrets masked)', tags: ['admin'], access: 'admin', response: LoginProviderListSchema })
   list() {
-    return this.providers.list();
+    return this.queries.execute(new ListLoginProvidersQuery());
   }
 
   @Post()
@@ -32,7 +36,7 @@ export class LoginProvidersController {
     errors: [404, 409],
   })
   create(@Body() body: LoginProviderInput) {
-    return this.providers.create(body);
+    return this.commands.execute(new CreateLoginProviderCommand(body));
   }
 
   @Put(':id')
@@ -47,7 +51,7 @@ export class LoginProvidersController {
     errors: [404, 409],
   })
   update(@Param('id') id: string, @Body() body: LoginProviderInput) {
-    return this.providers.update(id, body);
+    return this.commands.execute(new UpdateLoginProviderCommand(id, body));
   }
 
   @Delete(':id')
@@ -55,6 +59,6 @@ export class LoginProvidersController {
   @HttpCode(204)
   @Contract({ summary: 'Delete a login provider', tags: ['admin'], access: 'admin', params: IdParamsSchema, successStatus: 204, errors: [404] })
   async remove(@Param('id') id: string) {
-    await this.providers.remove(id);
+    await this.commands.execute(new DeleteLoginProviderCommand(id));
   }
 }

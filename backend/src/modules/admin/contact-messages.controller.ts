@@ -3,12 +3,16 @@ import { ContactMessageListQuerySchema, ContactMessageListSchema, ContactMessage
 import { Contract } from '../../core/http/contract.js';
 import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-user.decorator.js';
 import { Roles } from '../../core/http/roles.decorator.js';
-import { ContactService } from './contact.service.js';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ListContactMessagesQuery, MarkContactMessageHandledCommand } from '../contact/public/commands.js';
 
 @Controller('api/contact-messages')
 @Roles('admin')
 export class ContactMessagesController {
-  constructor(private readonly contact: ContactService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @Get()
   @Contract({
@@ -19,7 +23,7 @@ export class ContactMessagesController {
     response: ContactMessageListSchema,
   })
   list(@Query() query: ContactMessageListFilter) {
-    return this.contact.list(query);
+    return this.queries.execute(new ListContactMessagesQuery(query));
   }
 
   @Post(':id/handled')
@@ -33,6 +37,6 @@ export class ContactMessagesController {
     errors: [404],
   })
   markHandled(@Param('id') id: string, @CurrentUser() admin: AuthenticatedUser) {
-    return this.contact.markHandled(id, admin.email);
+    return this.commands.execute(new MarkContactMessageHandledCommand(id, admin.email));
   }
 }
