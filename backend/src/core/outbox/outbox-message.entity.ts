@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Opt } from '@mikro-orm/core';
+import { EntityName, type Opt } from '@mikro-orm/core';
 import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 
 /**
@@ -10,6 +10,9 @@ import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legac
 @Entity({ tableName: 'outbox_messages' })
 @Index({ properties: ['relayedAt', 'createdAt'] })
 export class OutboxMessage {
+  /** The table's name for the typed query builder (em.getKysely): types only, never set. */
+  declare [EntityName]?: 'outbox_messages';
+
   @PrimaryKey({ type: 'uuid' })
   id: Opt<string> = randomUUID();
 

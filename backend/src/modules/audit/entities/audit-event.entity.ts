@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Opt } from '@mikro-orm/core';
+import { EntityName, type Opt } from '@mikro-orm/core';
 import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 
 /** One audit record: who did what, to what, when and from where. Never a secret. */
@@ -8,6 +8,9 @@ import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legac
 @Index({ properties: ['action', 'at'] })
 @Index({ properties: ['actorId', 'at'] })
 export class AuditEvent {
+  /** The table's name for the typed query builder (em.getKysely): types only, never set. */
+  declare [EntityName]?: 'audit_events';
+
   @PrimaryKey({ type: 'uuid' })
   id: Opt<string> = randomUUID();
 

@@ -1,10 +1,13 @@
-import type { Opt } from '@mikro-orm/core';
+import { EntityName, type Opt } from '@mikro-orm/core';
 import { Entity, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../../core/database/base.entity.js';
 
 /** An identity provider people sign in with (spec section 3, "Login provider"). */
 @Entity({ tableName: 'login_providers' })
 export class LoginProvider extends BaseEntity {
+  /** The table's name for the typed query builder (em.getKysely): types only, never set. */
+  declare [EntityName]?: 'login_providers';
+
   @Property({ type: 'varchar', length: 64 })
   @Unique()
   serviceName: string;

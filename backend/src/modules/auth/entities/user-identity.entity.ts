@@ -1,4 +1,4 @@
-import type { Opt } from '@mikro-orm/core';
+import { EntityName, type Opt } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { User } from '../../users/entities/user.entity.js';
@@ -7,6 +7,9 @@ import { User } from '../../users/entities/user.entity.js';
 @Entity({ tableName: 'user_identities' })
 @Unique({ properties: ['provider', 'subject'] })
 export class UserIdentity {
+  /** The table's name for the typed query builder (em.getKysely): types only, never set. */
+  declare [EntityName]?: 'user_identities';
+
   @PrimaryKey({ type: 'uuid' })
   id: Opt<string> = randomUUID();
 

@@ -1,4 +1,4 @@
-import type { Opt } from '@mikro-orm/core';
+import { EntityName, type Opt } from '@mikro-orm/core';
 import { Entity, Enum, OneToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { MEMBERSHIP_STATUSES } from '@life/contracts';
 import { BaseEntity } from '../../../core/database/base.entity.js';
@@ -13,6 +13,9 @@ type MembershipStatus = (typeof MEMBERSHIP_STATUSES)[number];
  */
 @Entity({ tableName: 'memberships' })
 export class Membership extends BaseEntity {
+  /** The table's name for the typed query builder (em.getKysely): types only, never set. */
+  declare [EntityName]?: 'memberships';
+
   @OneToOne(() => User, { owner: true, deleteRule: 'set null', unique: true, nullable: true })
   user?: User | null;
 

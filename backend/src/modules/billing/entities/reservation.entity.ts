@@ -1,4 +1,4 @@
-import type { Opt } from '@mikro-orm/core';
+import { EntityName, type Opt } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../../core/database/base.entity.js';
 import { User } from '../../users/entities/user.entity.js';
@@ -15,6 +15,9 @@ export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
   expression: `create unique index "seat_reservations_one_open_per_user" on "seat_reservations" ("user_id") where "status" = 'reserved'`,
 })
 export class Reservation extends BaseEntity {
+  /** The table's name for the typed query builder (em.getKysely): types only, never set. */
+  declare [EntityName]?: 'seat_reservations';
+
   @ManyToOne(() => User, { deleteRule: 'cascade' })
   @Index()
   user: User;

@@ -1,4 +1,4 @@
-import type { Opt } from '@mikro-orm/core';
+import { EntityName, type Opt } from '@mikro-orm/core';
 import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 
 /**
@@ -8,6 +8,9 @@ import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legac
 @Entity({ tableName: 'stripe_events' })
 @Index({ properties: ['processedAt', 'receivedAt'] })
 export class StripeEvent {
+  /** The table's name for the typed query builder (em.getKysely): types only, never set. */
+  declare [EntityName]?: 'stripe_events';
+
   @PrimaryKey({ type: 'varchar', length: 255 })
   id: string;
 

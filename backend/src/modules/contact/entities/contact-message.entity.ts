@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Opt } from '@mikro-orm/core';
+import { EntityName, type Opt } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { CONTACT_MESSAGE_STATUSES, CONTACT_SUBJECTS, type ContactMessageStatus, type ContactSubject } from '@life/contracts';
 import { User } from '../../users/entities/user.entity.js';
@@ -12,6 +12,9 @@ import { User } from '../../users/entities/user.entity.js';
 @Index({ name: 'contact_messages_created_at_index', properties: ['createdAt'] })
 @Index({ name: 'contact_messages_status_created_at_index', properties: ['status', 'createdAt'] })
 export class ContactMessage {
+  /** The table's name for the typed query builder (em.getKysely): types only, never set. */
+  declare [EntityName]?: 'contact_messages';
+
   @PrimaryKey({ type: 'uuid' })
   id: Opt<string> = randomUUID();
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Opt } from '@mikro-orm/core';
+import { EntityName, type Opt } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { DATA_EXPORT_STATUSES, type DataExportStatus } from '@life/contracts';
 import { User } from '../../users/entities/user.entity.js';
@@ -11,6 +11,9 @@ import { User } from '../../users/entities/user.entity.js';
 @Entity({ tableName: 'data_exports' })
 @Index({ properties: ['status', 'createdAt'] })
 export class DataExport {
+  /** The table's name for the typed query builder (em.getKysely): types only, never set. */
+  declare [EntityName]?: 'data_exports';
+
   @PrimaryKey({ type: 'uuid' })
   id: Opt<string> = randomUUID();
 

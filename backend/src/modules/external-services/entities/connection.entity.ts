@@ -1,4 +1,4 @@
-import type { Opt } from '@mikro-orm/core';
+import { EntityName, type Opt } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../../core/database/base.entity.js';
 import { User } from '../../users/entities/user.entity.js';
@@ -15,6 +15,9 @@ export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
 @Unique({ properties: ['user', 'service'] })
 @Index({ properties: ['status', 'expiresAt'] })
 export class Connection extends BaseEntity {
+  /** The table's name for the typed query builder (em.getKysely): types only, never set. */
+  declare [EntityName]?: 'service_connections';
+
   @ManyToOne(() => User, { deleteRule: 'cascade' })
   user: User;
 

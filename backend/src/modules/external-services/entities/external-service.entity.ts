@@ -1,4 +1,4 @@
-import type { Opt } from '@mikro-orm/core';
+import { EntityName, type Opt } from '@mikro-orm/core';
 import { Entity, Enum, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { SERVICE_STATUSES, type ServiceStatus } from '@life/contracts';
 import { BaseEntity } from '../../../core/database/base.entity.js';
@@ -9,6 +9,9 @@ import { BaseEntity } from '../../../core/database/base.entity.js';
  */
 @Entity({ tableName: 'external_services' })
 export class ExternalService extends BaseEntity {
+  /** The table's name for the typed query builder (em.getKysely): types only, never set. */
+  declare [EntityName]?: 'external_services';
+
   @Property({ type: 'varchar', length: 64 })
   @Unique()
   serviceName: string;

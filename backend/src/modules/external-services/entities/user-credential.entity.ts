@@ -1,3 +1,4 @@
+import { EntityName } from '@mikro-orm/core';
 import { Entity, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../../core/database/base.entity.js';
 import { User } from '../../users/entities/user.entity.js';
@@ -6,6 +7,9 @@ import { User } from '../../users/entities/user.entity.js';
 @Entity({ tableName: 'user_service_credentials' })
 @Unique({ properties: ['user', 'serviceName'] })
 export class UserCredential extends BaseEntity {
+  /** The table's name for the typed query builder (em.getKysely): types only, never set. */
+  declare [EntityName]?: 'user_service_credentials';
+
   @ManyToOne(() => User, { deleteRule: 'cascade' })
   user: User;
 

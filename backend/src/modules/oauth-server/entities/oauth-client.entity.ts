@@ -1,4 +1,4 @@
-import type { Opt } from '@mikro-orm/core';
+import { EntityName, type Opt } from '@mikro-orm/core';
 import { Entity, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
 import type { ClientType } from '@life/contracts';
 import { BaseEntity } from '../../../core/database/base.entity.js';
@@ -7,6 +7,9 @@ import { User } from '../../users/entities/user.entity.js';
 /** A third-party application allowed to ask people for access (spec: "OAuth client application"). */
 @Entity({ tableName: 'oauth_clients' })
 export class OAuthClient extends BaseEntity {
+  /** The table's name for the typed query builder (em.getKysely): types only, never set. */
+  declare [EntityName]?: 'oauth_clients';
+
   @Property({ type: 'varchar', length: 120 })
   name: string;
 

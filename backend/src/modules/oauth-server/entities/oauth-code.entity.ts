@@ -1,3 +1,4 @@
+import { EntityName } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../../core/database/base.entity.js';
 import { User } from '../../users/entities/user.entity.js';
@@ -8,6 +9,9 @@ import { OAuthGrant } from './oauth-grant.entity.js';
 @Entity({ tableName: 'oauth_codes' })
 @Index({ properties: ['expiresAt'] })
 export class OAuthCode extends BaseEntity {
+  /** The table's name for the typed query builder (em.getKysely): types only, never set. */
+  declare [EntityName]?: 'oauth_codes';
+
   @Property({ type: 'char', length: 64 })
   @Unique()
   codeHash: string;

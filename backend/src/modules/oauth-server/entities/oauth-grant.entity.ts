@@ -1,3 +1,4 @@
+import { EntityName } from '@mikro-orm/core';
 import { Entity, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../../core/database/base.entity.js';
 import { User } from '../../users/entities/user.entity.js';
@@ -10,6 +11,9 @@ import { OAuthClient } from './oauth-client.entity.js';
 @Entity({ tableName: 'oauth_grants' })
 @Unique({ properties: ['user', 'client'] })
 export class OAuthGrant extends BaseEntity {
+  /** The table's name for the typed query builder (em.getKysely): types only, never set. */
+  declare [EntityName]?: 'oauth_grants';
+
   @ManyToOne(() => User, { deleteRule: 'cascade' })
   user: User;
 

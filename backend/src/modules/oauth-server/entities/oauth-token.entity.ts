@@ -1,3 +1,4 @@
+import { EntityName } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../../core/database/base.entity.js';
 import { User } from '../../users/entities/user.entity.js';
@@ -14,6 +15,9 @@ import { OAuthGrant } from './oauth-grant.entity.js';
 @Index({ properties: ['grant'] })
 @Index({ properties: ['codeId'] })
 export class OAuthToken extends BaseEntity {
+  /** The table's name for the typed query builder (em.getKysely): types only, never set. */
+  declare [EntityName]?: 'oauth_tokens';
+
   @Property({ type: 'char', length: 64 })
   @Unique()
   accessTokenHash: string;

@@ -1,4 +1,4 @@
-import type { Opt } from '@mikro-orm/core';
+import { EntityName, type Opt } from '@mikro-orm/core';
 import { Entity, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { BaseEntity } from '../../../core/database/base.entity.js';
 
@@ -9,6 +9,9 @@ import { BaseEntity } from '../../../core/database/base.entity.js';
  */
 @Entity({ tableName: 'oauth_signing_keys' })
 export class OAuthSigningKey extends BaseEntity {
+  /** The table's name for the typed query builder (em.getKysely): types only, never set. */
+  declare [EntityName]?: 'oauth_signing_keys';
+
   @Property({ type: 'varchar', length: 64 })
   @Unique()
   kid: string;

@@ -1,4 +1,4 @@
-import type { Opt } from '@mikro-orm/core';
+import { EntityName, type Opt } from '@mikro-orm/core';
 import { Entity, Enum, Index, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { ROLES, type Role } from '@life/contracts';
 import { BaseEntity } from '../../../core/database/base.entity.js';
@@ -13,6 +13,9 @@ import { BaseEntity } from '../../../core/database/base.entity.js';
   expression: 'create index "users_erasure_requested_at_index" on "users" ("erasure_requested_at") where "erasure_requested_at" is not null',
 })
 export class User extends BaseEntity {
+  /** The table's name for the typed query builder (em.getKysely): types only, never set. */
+  declare [EntityName]?: 'users';
+
   /** Shown in the header; unique regardless of case. */
   @Property({ type: 'varchar', length: 32 })
   username: string;
