@@ -1,47 +1,43 @@
-import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { AuthGuard as PassportAuthGuard } from '@nestjs/passport';
 import type { Role } from '@life/contracts';
-import type { AuthenticatedRequest } from '../../core/http/current-user.decorator.js';
+import type { AuthenticatedRequest, AuthenticatedUser } from '../../core/http/current-user.decorator.js';
 import { APP_TOKEN_KEY } from '../../core/http/app-token.decorator.js';
 import { PUBLIC_KEY } from '../../core/http/public.decorator.js';
 import { ROLES_KEY } from '../../core/http/roles.decorator.js';
 import { AuthError, AuthErrorCode } from './auth.errors.js';
-import { SessionService } from './session.service.js';
 
-export function bearerToken(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  const match = /^Bearer\s+([A-Za-z0-9._~+/=-]+)$/i.exec(header.trim());
-  return match?.[1];
-}
+export { bearerToken } from './session.strategy.js';
 
 /**
- * Global guard: every route needs a live session unless marked @Public();
- * @Roles('admin') routes also need that role. Enforced here, on the server.
+ * Global guard: every route needs a live session (passport strategy 'session') unless marked
+ * @Public(); @Roles('admin') routes also need that role. Enforced here, on the server.
  */
 @Injectable()
-export class AuthGuard implements CanActivate {
-  constructor(
-    private readonly reflector: Reflector,
-    private readonly sessions: SessionService,
-  ) {}
+export class AuthGuard extends PassportAuthGuard('session') {
+  constructor(private readonly reflector: Reflector) {
+    super({ property: 'auth', session: false });
+  }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) return true;
     // App routes have their own guard (AppTokenGuard): a session is not what they accept.
     if (this.reflector.getAllAndOverride<boolean>(APP_TOKEN_KEY, targets)) return true;
 
-    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const token = bearerToken(request.headers.authorization);
-    if (!token) throw new AuthError(AuthErrorCode.Unauthorized, 'Inicia sesión primero: esto necesita una sesión válida.');
-    const session = await this.sessions.authenticate(token);
-    if (!session) throw new AuthError(AuthErrorCode.Unauthorized, 'La sesión ha caducado o se cerró. Vuelve a iniciar sesión.');
-    const user = session.user;
-    request.auth = { id: user.id, email: user.email, username: user.username, role: user.role, sessionId: session.id, token };
-
+    await super.canActivate(context);
+    const user = context.switchToHttp().getRequest<AuthenticatedRequest>().auth!;
     const roles = this.reflector.getAllAndOverride<Role[] | undefined>(ROLES_KEY, targets);
     if (roles && !roles.includes(user.role)) throw new AuthError(AuthErrorCode.Forbidden, 'Esto solo pueden hacerlo los administradores.');
     return true;
+  }
+
+  /** The strategy's own errors (no token, ended session) reach the client as they are. */
+  override handleRequest<TUser = AuthenticatedUser>(error: unknown, user: TUser | false): TUser {
+    if (error) throw error;
+    if (!user) throw new AuthError(AuthErrorCode.Unauthorized, 'La sesión ha caducado o se cerró. Vuelve a iniciar sesión.');
+    return user;
   }
 }

@@ -14,6 +14,7 @@ import { AuthPersonalDataHandler } from './handlers/personal-data.handler.js';
 import { OidcVerifier } from './oidc-verifier.js';
 import { SessionStartHandler } from './queries/session-start.handler.js';
 import { SessionService } from './session.service.js';
+import { SessionStrategy } from './session.strategy.js';
 
 /** Sign-in, sessions, roles, beta invitations and the login provider configuration. */
 @Module({
@@ -21,6 +22,7 @@ import { SessionService } from './session.service.js';
   controllers: [LoginController],
   providers: [
     SessionService,
+    SessionStrategy,
     LoginProvidersService,
     BetaInvitesService,
     LoginStateStore,

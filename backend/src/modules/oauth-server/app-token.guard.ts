@@ -1,18 +1,20 @@
-import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import { AuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
-import { ProtocolService } from './protocol.service.js';
 import type { AccessTokenInfo } from './token-store.service.js';
 
 export type AppRequest = FastifyRequest & { appToken?: AccessTokenInfo };
 
-/** Routes for third-party apps: a live OAuth access token (never a session token). */
+/** Routes for third-party apps: passport strategy 'app-token' puts the token on `request.appToken`. */
 @Injectable()
-export class AppTokenGuard implements CanActivate {
-  constructor(private readonly protocol: ProtocolService) {}
+export class AppTokenGuard extends AuthGuard('app-token') {
+  constructor() {
+    super({ property: 'appToken', session: false });
+  }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<AppRequest>();
-    request.appToken = await this.protocol.appToken(request.headers.authorization);
-    return true;
+  override handleRequest<T = AccessTokenInfo>(error: unknown, token: T | false): T {
+    if (error) throw error;
+    if (!token) throw new Error('The app-token strategy answered without a token or an error');
+    return token;
   }
 }

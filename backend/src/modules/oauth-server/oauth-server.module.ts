@@ -2,6 +2,7 @@ import { Module, type DynamicModule, type OnApplicationBootstrap } from '@nestjs
 import { runsWorkers, type ProcessRole } from '../../core/queue/process-role.js';
 import { ExternalServicesModule } from '../external-services/external-services.module.js';
 import { AppResourcesService } from './app-resources.service.js';
+import { AppTokenStrategy } from './app-token.strategy.js';
 import { OAUTH_ADMIN_HANDLERS } from './handlers/admin.handlers.js';
 import { AppGrantsErasureHandler } from './handlers/erasure.handler.js';
 import { AppsPersonalDataHandler } from './handlers/personal-data.handler.js';
@@ -56,6 +57,7 @@ export class OAuthServerModule implements OnApplicationBootstrap {
         ...OAUTH_ADMIN_HANDLERS,
         AppsPersonalDataHandler,
         AppTokenGuard,
+        AppTokenStrategy,
         ...(runsWorkers(role) ? [ExpiredTokensSweeper] : []),
       ],
       exports: [ClientsService, SigningKeysService, AuthorizationService],

@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import type { FastifyRequest } from 'fastify';
+import { Strategy } from 'passport-custom';
+import type { AuthenticatedUser } from '../../core/http/current-user.decorator.js';
+import { AuthError, AuthErrorCode } from './auth.errors.js';
+import { SessionService } from './session.service.js';
+
+export function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^Bearer\s+([A-Za-z0-9._~+/=-]+)$/i.exec(header.trim());
+  return match?.[1];
+}
+
+/**
+ * Passport strategy 'session': the web app's bearer session token, from the Authorization header
+ * only (never a query string or a body, where it would leak into logs and histories).
+ */
+@Injectable()
+export class SessionStrategy extends PassportStrategy(Strategy, 'session') {
+  constructor(private readonly sessions: SessionService) {
+    super();
+  }
+
+  async validate(request: FastifyRequest): Promise<AuthenticatedUser> {
+    const token = bearerToken(request.headers.authorization);
+    if (!token) throw new AuthError(AuthErrorCode.Unauthorized, 'Inicia sesión primero: esto necesita una sesión válida.');
+    const session = await this.sessions.authenticate(token);
+    if (!session) throw new AuthError(AuthErrorCode.Unauthorized, 'La sesión ha caducado o se cerró. Vuelve a iniciar sesión.');
+    const user = session.user;
+    return { id: user.id, email: user.email, username: user.username, role: user.role, sessionId: session.id, token };
+  }
+}
