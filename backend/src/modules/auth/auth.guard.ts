@@ -8,8 +8,6 @@ import { PUBLIC_KEY } from '../../core/http/public.decorator.js';
 import { ROLES_KEY } from '../../core/http/roles.decorator.js';
 import { AuthError, AuthErrorCode } from './auth.errors.js';
 
-export { bearerToken } from './session.strategy.js';
-
 /**
  * Global guard: every route needs a live session (passport strategy 'session') unless marked
  * @Public(); @Roles('admin') routes also need that role. Enforced here, on the server.

@@ -12,7 +12,7 @@ import { AUTH_ADMIN_HANDLERS } from './handlers/admin.handlers.js';
 import { AuthErasureHandler } from './handlers/erasure.handler.js';
 import { AuthPersonalDataHandler } from './handlers/personal-data.handler.js';
 import { OidcVerifier } from './oidc-verifier.js';
-import { SessionStartHandler } from './queries/session-start.handler.js';
+import { SessionPersonHandler, SessionStartHandler } from './queries/session-start.handler.js';
 import { SessionService } from './session.service.js';
 import { SessionStrategy } from './session.strategy.js';
 
@@ -30,6 +30,7 @@ import { SessionStrategy } from './session.strategy.js';
     DevIdpService,
     LoginFlowService,
     SessionStartHandler,
+    SessionPersonHandler,
     AuthErasureHandler,
     ...AUTH_ADMIN_HANDLERS,
     AuthPersonalDataHandler,

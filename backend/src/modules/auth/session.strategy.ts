@@ -2,15 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import { Strategy } from 'passport-custom';
+import { bearerToken } from '../../core/http/bearer-token.js';
 import type { AuthenticatedUser } from '../../core/http/current-user.decorator.js';
 import { AuthError, AuthErrorCode } from './auth.errors.js';
 import { SessionService } from './session.service.js';
-
-export function bearerToken(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  const match = /^Bearer\s+([A-Za-z0-9._~+/=-]+)$/i.exec(header.trim());
-  return match?.[1];
-}
 
 /**
  * Passport strategy 'session': the web app's bearer session token, from the Authorization header

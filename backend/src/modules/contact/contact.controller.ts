@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { ContactAcceptedSchema, ContactMessageInputSchema, type ContactAccepted, type ContactMessageSubmission } from '@life/contracts';
 import { Contract } from '../../core/http/contract.js';
 import { Public } from '../../core/http/public.decorator.js';
-import { bearerToken } from '../auth/auth.guard.js';
+import { bearerToken } from '../../core/http/bearer-token.js';
 import { ContactService } from './contact.service.js';
 
 @Controller('api/contact')

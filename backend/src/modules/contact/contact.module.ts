@@ -1,7 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { BullModule } from '@nestjs/bullmq';
 import { runsWorkers, type ProcessRole } from '../../core/queue/process-role.js';
-import { AuthModule } from '../auth/auth.module.js';
 import { ContactDeliveryService } from './contact-delivery.service.js';
 import { ContactMailQueue } from './contact-mail.queue.js';
 import { ContactMailer } from './contact-mailer.js';
@@ -24,7 +23,7 @@ export class ContactModule {
     const web = role !== 'worker';
     return {
       module: ContactModule,
-      imports: [BullModule.registerQueue({ name: CONTACT_MAIL_QUEUE }), AuthModule],
+      imports: [BullModule.registerQueue({ name: CONTACT_MAIL_QUEUE })],
       controllers: web ? [ContactController] : [],
       providers: [
         ContactMailQueue,

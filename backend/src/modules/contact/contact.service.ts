@@ -4,7 +4,8 @@ import type { ContactMessageDto, ContactMessageListFilter, ContactMessageSubmiss
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { KeyRing } from '../../core/crypto/key-ring.js';
 import { RateLimitService, type RateLimit } from '../../core/rate-limit/rate-limit.service.js';
-import { SessionService } from '../auth/session.service.js';
+import { QueryBus } from '@nestjs/cqrs';
+import { SessionPersonQuery } from '../auth/public/queries.js';
 import { ContactError, ContactErrorCode } from './contact.errors.js';
 import { ContactMailQueue } from './contact-mail.queue.js';
 import { ContactMessage } from './entities/contact-message.entity.js';
@@ -41,7 +42,7 @@ export class ContactService {
 
   constructor(
     private readonly em: EntityManager,
-    private readonly sessions: SessionService,
+    private readonly queries: QueryBus,
     private readonly queue: ContactMailQueue,
     private readonly keyRing: KeyRing,
     rateLimits: RateLimitService,
@@ -65,13 +66,13 @@ export class ContactService {
       this.logger.log('Contact form honeypot filled: message dropped');
       return;
     }
-    const session = sender.bearerToken ? await this.sessions.authenticate(sender.bearerToken) : null;
+    const session = sender.bearerToken ? await this.queries.execute(new SessionPersonQuery(sender.bearerToken)) : null;
     const message = this.em.create(ContactMessage, {
       name: input.name,
       email: input.email,
       subject: input.subject,
       message: input.message,
-      user: session?.user ?? null,
+      user: session?.userId ?? null,
       ipHash: this.keyRing.keyedHash('contact-ip', sender.ip),
     });
     await this.em.flush();

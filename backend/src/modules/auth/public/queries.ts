@@ -6,3 +6,10 @@ export class SessionStartQuery extends Query<Date | null> {
     super();
   }
 }
+
+/** Who holds this web session token, if it is live (optional sign-in on public pages). Answered by auth. */
+export class SessionPersonQuery extends Query<{ userId: string; email: string } | null> {
+  constructor(readonly token: string) {
+    super();
+  }
+}

@@ -1,7 +1,8 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Session } from '../entities/session.entity.js';
-import { SessionStartQuery } from '../public/queries.js';
+import { SessionPersonQuery, SessionStartQuery } from '../public/queries.js';
+import { SessionService } from '../session.service.js';
 
 @QueryHandler(SessionStartQuery)
 export class SessionStartHandler implements IQueryHandler<SessionStartQuery> {
@@ -10,5 +11,15 @@ export class SessionStartHandler implements IQueryHandler<SessionStartQuery> {
   async execute({ sessionId }: SessionStartQuery): Promise<Date | null> {
     const session = await this.em.findOne(Session, { id: sessionId }, { fields: ['createdAt'] });
     return session ? session.createdAt : null;
+  }
+}
+
+@QueryHandler(SessionPersonQuery)
+export class SessionPersonHandler implements IQueryHandler<SessionPersonQuery> {
+  constructor(private readonly sessions: SessionService) {}
+
+  async execute({ token }: SessionPersonQuery): Promise<{ userId: string; email: string } | null> {
+    const session = await this.sessions.authenticate(token);
+    return session ? { userId: session.user.id, email: session.user.email } : null;
   }
 }
