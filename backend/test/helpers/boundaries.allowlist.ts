@@ -17,10 +17,6 @@ export const KNOWN_CROSSINGS: Readonly<Record<string, string>> = {
   'modules/external-services/connections.service.ts -> modules/users/entities/user.entity.ts': FK_REFERENCE,
   'modules/external-services/credentials.service.ts -> modules/users/entities/user.entity.ts': FK_REFERENCE,
   'modules/oauth-server/clients.service.ts -> modules/users/entities/user.entity.ts': FK_REFERENCE,
-    'reads the optional bearer token of a public route; next: a passport strategy in auth/public',
-  'modules/oauth-server/proxy.service.ts -> modules/external-services/catalog.service.ts':
-    'the proxy reads the catalog row and a fresh token on every call (hot path, issue 15); next: one external-services query',
-  'modules/oauth-server/proxy.service.ts -> modules/external-services/token-access.ts': 'as above: a fresh provider token for the proxy',
 };
 
 const BENCH = 'the benchmark seeds rows straight into the tables (a tool, not product code)';

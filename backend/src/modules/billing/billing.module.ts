@@ -16,18 +16,7 @@ import { createStripe, STRIPE } from './stripe.client.js';
 /** Editions, seats, Stripe Checkout and the webhook inbox. Web roles serve HTTP; worker roles apply events. */
 @Module({})
 export class BillingModule {
-  private static readonly built = new Map<ProcessRole, DynamicModule>();
-
-  /** One module object per role, so that importing it from several modules registers it once. */
   static forRoot(role: ProcessRole): DynamicModule {
-    const existing = BillingModule.built.get(role);
-    if (existing) return existing;
-    const module = BillingModule.build(role);
-    BillingModule.built.set(role, module);
-    return module;
-  }
-
-  private static build(role: ProcessRole): DynamicModule {
     return {
       module: BillingModule,
       imports: [BullModule.registerQueue({ name: STRIPE_EVENTS_QUEUE })],

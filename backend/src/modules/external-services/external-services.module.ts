@@ -15,6 +15,7 @@ import { ConnectionsPersonalDataHandler } from './handlers/personal-data.handler
 import { ProviderClient } from './provider-client.js';
 import { PersonConnectionsHandler } from './queries/person-connections.handler.js';
 import { RefreshFailuresHandler } from './queries/refresh-failures.handler.js';
+import { ServiceAccessTokenHandler, ServiceApiBaseHandler } from './queries/service-api.handlers.js';
 import { RefreshLock } from './refresh-lock.js';
 import { TokenAccess } from './token-access.js';
 import { TokenRefreshService } from './token-refresh.service.js';
@@ -28,18 +29,7 @@ import { VaultRotationService } from './vault-rotation.service.js';
  */
 @Module({})
 export class ExternalServicesModule {
-  private static readonly built = new Map<ProcessRole, DynamicModule>();
-
-  /** One module object per role, so that importing it from several modules registers it once. */
   static forRoot(role: ProcessRole): DynamicModule {
-    const existing = ExternalServicesModule.built.get(role);
-    if (existing) return existing;
-    const module = ExternalServicesModule.build(role);
-    ExternalServicesModule.built.set(role, module);
-    return module;
-  }
-
-  private static build(role: ProcessRole): DynamicModule {
     return {
       module: ExternalServicesModule,
       imports: [BullModule.registerQueue({ name: TOKEN_REFRESH_QUEUE }, { name: VAULT_QUEUE })],
@@ -56,6 +46,8 @@ export class ExternalServicesModule {
         VaultRotationService,
         PersonConnectionsHandler,
         RefreshFailuresHandler,
+        ServiceApiBaseHandler,
+        ServiceAccessTokenHandler,
         ConnectionsErasureHandler,
         UpdateCatalogServiceHandler,
         ConnectionsPersonalDataHandler,

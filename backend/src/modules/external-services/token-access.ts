@@ -6,16 +6,10 @@ import { CONNECTIONS_TABLE } from './connections.service.js';
 import { Connection } from './entities/connection.entity.js';
 import { ServicesError, ServicesErrorCode } from './external-services.errors.js';
 import { TokenRefreshService } from './token-refresh.service.js';
+import type { UsableToken } from './public/queries.js';
 import { TokenVault } from './token-vault.js';
 
-export interface UsableToken {
-  accessToken: string;
-  /** The scheme the service's API expects in `Authorization` (Bearer; OAuth for SoundCloud). */
-  scheme: string;
-  /** Headers the service wants on every API call (Notion-Version, an API key). */
-  headers: Record<string, string>;
-  expiresAt: Date | null;
-}
+export type { UsableToken } from './public/queries.js';
 
 /**
  * A connection's access token for calling the provider's API on the person's behalf

@@ -1,6 +1,5 @@
 import { Module, type DynamicModule, type OnApplicationBootstrap } from '@nestjs/common';
 import { runsWorkers, type ProcessRole } from '../../core/queue/process-role.js';
-import { ExternalServicesModule } from '../external-services/external-services.module.js';
 import { AppResourcesService } from './app-resources.service.js';
 import { AppTokenStrategy } from './app-token.strategy.js';
 import { OAUTH_ADMIN_HANDLERS } from './handlers/admin.handlers.js';
@@ -27,22 +26,10 @@ import { TokenStore } from './token-store.service.js';
 export class OAuthServerModule implements OnApplicationBootstrap {
   constructor(private readonly keys: SigningKeysService) {}
 
-  private static readonly built = new Map<ProcessRole, DynamicModule>();
-
-  /** One module object per role, so that importing it from several modules registers it once. */
   static forRoot(role: ProcessRole): DynamicModule {
-    const existing = OAuthServerModule.built.get(role);
-    if (existing) return existing;
-    const module = OAuthServerModule.build(role);
-    OAuthServerModule.built.set(role, module);
-    return module;
-  }
-
-  private static build(role: ProcessRole): DynamicModule {
     const web = role !== 'worker';
     return {
       module: OAuthServerModule,
-      imports: [ExternalServicesModule.forRoot(role)],
       controllers: web ? [OAuthController, AppApiController, GrantsController] : [],
       providers: [
         ClientsService,

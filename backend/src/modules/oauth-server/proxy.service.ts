@@ -1,10 +1,10 @@
+import { QueryBus } from '@nestjs/cqrs';
 import { Inject, Injectable } from '@nestjs/common';
 import { serviceScope } from '@life/contracts';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { AppError } from '../../core/http/app-error.js';
 import { RateLimitService, type RateLimit } from '../../core/rate-limit/rate-limit.service.js';
-import { CatalogService } from '../external-services/catalog.service.js';
-import { TokenAccess } from '../external-services/token-access.js';
+import { ServiceAccessTokenQuery, ServiceApiBaseQuery } from '../external-services/public/queries.js';
 import { insufficientScope, invalidToken } from './oauth.errors.js';
 import type { AccessTokenInfo } from './token-store.service.js';
 
@@ -31,8 +31,7 @@ export class ProxyService {
   private readonly limit: RateLimit;
 
   constructor(
-    private readonly catalog: CatalogService,
-    private readonly tokens: TokenAccess,
+    private readonly queries: QueryBus,
     rateLimits: RateLimitService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
@@ -72,10 +71,10 @@ export class ProxyService {
     if (!token.userId) throw invalidToken('Este token es de la aplicación, no de una persona.');
     if (!token.scopes.includes(serviceScope(serviceName))) throw insufficientScope(serviceScope(serviceName));
     await this.limit.consume(`${token.clientRowId}|${token.userId}`);
-    const service = await this.catalog.byName(serviceName);
-    if (!service.baseUrl) throw new ProxyError(503, 'service_not_configured', `${serviceName} no tiene URL de API configurada.`);
-    const url = ProxyService.target(service.baseUrl, input.path, input.search);
-    const usable = await this.tokens.accessTokenFor(token.userId, serviceName);
+    const baseUrl = await this.queries.execute(new ServiceApiBaseQuery(serviceName));
+    if (!baseUrl) throw new ProxyError(503, 'service_not_configured', `${serviceName} no tiene URL de API configurada.`);
+    const url = ProxyService.target(baseUrl, input.path, input.search);
+    const usable = await this.queries.execute(new ServiceAccessTokenQuery(token.userId, serviceName));
 
     const headers: Record<string, string> = { 'user-agent': 'Life/1.0 (+proxy)' };
     for (const name of FORWARDED_REQUEST_HEADERS) {

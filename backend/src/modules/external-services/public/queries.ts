@@ -21,3 +21,33 @@ export class RefreshFailuresQuery extends Query<RefreshFailure[]> {
     super();
   }
 }
+
+/** A connection's access token for calling the service's API on the person's behalf. */
+export interface UsableToken {
+  accessToken: string;
+  /** The scheme the service's API expects in `Authorization` (Bearer; OAuth for SoundCloud). */
+  scheme: string;
+  /** Headers the service wants on every API call (Notion-Version, an API key). */
+  headers: Record<string, string>;
+  expiresAt: Date | null;
+}
+
+/** The base URL of a catalog service's API (null when not configured); 404 for an unknown service. */
+export class ServiceApiBaseQuery extends Query<string | null> {
+  constructor(readonly serviceName: string) {
+    super();
+  }
+}
+
+/**
+ * A usable access token of the person's connection (refreshed first when due, under the same
+ * lock as the workers). Fails with 409 when not connected or waiting for a reconnect.
+ */
+export class ServiceAccessTokenQuery extends Query<UsableToken> {
+  constructor(
+    readonly userId: string,
+    readonly serviceName: string,
+  ) {
+    super();
+  }
+}
