@@ -7,6 +7,7 @@ import { EditionStock } from './entities/edition-stock.entity.js';
 import { Membership } from './entities/membership.entity.js';
 import { Reservation } from './entities/reservation.entity.js';
 import { StripeEvent } from './entities/stripe-event.entity.js';
+import type { BillingDb } from './entities/index.js';
 
 /** Any constant: serialises member numbering. */
 const MEMBER_NUMBER_LOCK = 4_242_002;
@@ -43,8 +44,11 @@ export class BillingEventsService {
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
       await this.em
         .fork()
-        .getConnection()
-        .execute('update stripe_events set attempts = attempts + 1, last_error = ? where id = ?', [reason, eventId])
+        .getKysely<BillingDb>()
+        .updateTable('stripe_events')
+        .set((eb) => ({ attempts: eb('attempts', '+', 1), last_error: reason }))
+        .where('id', '=', eventId)
+        .execute()
         .catch(() => undefined);
       throw error;
     }
@@ -84,10 +88,13 @@ export class BillingEventsService {
     if (reservation.status === 'reserved') stock.reserved -= 1;
     stock.confirmed += 1;
     reservation.status = 'confirmed';
-    await tx.getConnection().execute('select pg_advisory_xact_lock(?)', [MEMBER_NUMBER_LOCK], 'all', tx.getTransactionContext());
-    const [{ next }] = await tx
-      .getConnection()
-      .execute<{ next: number }[]>('select coalesce(max(member_number), 0) + 1 as next from memberships', [], 'all', tx.getTransactionContext());
+    // Both in this transaction: the lock is held until it commits, so no two members get one number.
+    const db = tx.getKysely<BillingDb>();
+    await db.selectNoFrom((eb) => eb.fn('pg_advisory_xact_lock', [eb.val(MEMBER_NUMBER_LOCK)]).as('locked')).execute();
+    const { next } = await db
+      .selectFrom('memberships')
+      .select((eb) => eb(eb.fn.coalesce(eb.fn.max('member_number'), eb.lit(0)), '+', 1).as('next'))
+      .executeTakeFirstOrThrow();
     tx.create(Membership, {
       user: tx.getReference(User, reservation.user.id),
       edition: reservation.edition,

@@ -1,7 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
 import type Stripe from 'stripe';
 import { BillingService } from './billing.service.js';
+import type { BillingDb } from './entities/index.js';
 import { STRIPE } from './stripe.client.js';
 
 /**
@@ -84,11 +86,8 @@ export class BillingPrivacyService {
    * retries): stopping the charges is not optional.
    */
   async forgetMember(userId: string): Promise<{ membershipKept: boolean; subscriptionCancelled: boolean }> {
-    const db = this.em.getConnection();
-    const reservations = await db.execute<{ id: string; status: string; checkout_session_id: string | null }[]>(
-      'select id, status, checkout_session_id from seat_reservations where user_id = ?',
-      [userId],
-    );
+    const db = this.em.getKysely<BillingDb>();
+    const reservations = await db.selectFrom('seat_reservations').select(['id', 'status', 'checkout_session_id']).where('user_id', '=', userId).execute();
     for (const reservation of reservations.filter((row) => row.status === 'reserved')) {
       // So a checkout page left open cannot charge someone who no longer has an account.
       if (reservation.checkout_session_id && this.stripe) {
@@ -99,9 +98,11 @@ export class BillingPrivacyService {
       await this.billing.release(reservation.id);
     }
 
-    const [membership] = await db.execute<
-      { id: string; status: string; stripe_customer_id: string | null; stripe_subscription_id: string | null; checkout_session_id: string }[]
-    >('select id, status, stripe_customer_id, stripe_subscription_id, checkout_session_id from memberships where user_id = ?', [userId]);
+    const membership = await db
+      .selectFrom('memberships')
+      .select(['id', 'status', 'stripe_customer_id', 'stripe_subscription_id', 'checkout_session_id'])
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     let subscriptionCancelled = false;
     if (membership?.stripe_subscription_id && membership.status !== 'cancelled') {
       if (!this.stripe) {
@@ -114,10 +115,20 @@ export class BillingPrivacyService {
         }
         subscriptionCancelled = true;
         // Newer than any event about the subscription so far: a late 'updated' cannot revive it.
-        await db.execute(`update memberships set status = 'cancelled', status_at = greatest(status_at, now()) where id = ?`, [membership.id], 'run');
+        await db
+          .updateTable('memberships')
+          .set((eb) => ({ status: 'cancelled', status_at: eb.fn<Date>('greatest', ['status_at', sql<Date>`now()`]) }))
+          .where('id', '=', membership.id)
+          .execute();
       }
     }
-    if (membership) await db.execute('update memberships set user_erased_at = coalesce(user_erased_at, now()) where id = ?', [membership.id], 'run');
+    if (membership) {
+      await db
+        .updateTable('memberships')
+        .set((eb) => ({ user_erased_at: eb.fn.coalesce('user_erased_at', sql<Date>`now()`) }))
+        .where('id', '=', membership.id)
+        .execute();
+    }
 
     await this.scrubEvents(userId, {
       sessions: [...reservations.map((row) => row.checkout_session_id), membership?.checkout_session_id].filter((id): id is string => !!id),
@@ -130,8 +141,8 @@ export class BillingPrivacyService {
 
   /** The person's name, e-mail and address out of every stored Stripe event about them. */
   private async scrubEvents(userId: string, ids: { sessions: string[]; reservations: string[]; subscriptions: string[]; customers: string[] }): Promise<void> {
-    const db = this.em.getConnection();
-    const rows = await db.execute<{ id: string; payload: Record<string, unknown> }[]>(
+    // Raw SQL: jsonb path operators over stored Stripe payloads, unreadable in the query builder.
+    const rows = await this.em.getConnection().execute<{ id: string; payload: Record<string, unknown> }[]>(
       `select id, payload from stripe_events where not coalesce((payload->>'scrubbed')::boolean, false) and (
          payload->'data'->'object'->>'id' in (select jsonb_array_elements_text(?::jsonb))
          or payload->'data'->'object'->>'client_reference_id' in (select jsonb_array_elements_text(?::jsonb))
@@ -146,18 +157,25 @@ export class BillingPrivacyService {
         userId,
       ],
     );
+    const db = this.em.getKysely<BillingDb>();
     for (const row of rows) {
-      await db.execute('update stripe_events set payload = ?::jsonb where id = ?', [JSON.stringify(scrubStripeEvent(row.payload)), row.id], 'run');
+      await db
+        .updateTable('stripe_events')
+        .set({ payload: JSON.stringify(scrubStripeEvent(row.payload)) })
+        .where('id', '=', row.id)
+        .execute();
     }
   }
 
   /** Anonymised billing records past their legal keeping period (sweeper). */
   async purgeExpiredRecords(): Promise<number> {
     const rows = await this.em
-      .getConnection()
-      .execute<{ id: string }[]>(`delete from memberships where user_id is null and user_erased_at < now() - make_interval(years => ?) returning id`, [
-        BILLING_RECORD_YEARS,
-      ]);
+      .getKysely<BillingDb>()
+      .deleteFrom('memberships')
+      .where('user_id', 'is', null)
+      .where('user_erased_at', '<', sql<Date>`now() - make_interval(years => ${BILLING_RECORD_YEARS})`)
+      .returning('id')
+      .execute();
     return rows.length;
   }
 }

@@ -4,6 +4,7 @@ import { CreateRequestContext } from '@mikro-orm/decorators/legacy';
 import { EntityManager, LockMode, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import type { CheckoutResponse, Editions, Membership as MembershipDto } from '@life/contracts';
 import type { Queue } from 'bullmq';
+import { sql } from 'kysely';
 import type Stripe from 'stripe';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { addOnce } from '../../core/queue/jobs.js';
@@ -14,6 +15,7 @@ import { EditionStock } from './entities/edition-stock.entity.js';
 import { Membership } from './entities/membership.entity.js';
 import { Reservation } from './entities/reservation.entity.js';
 import { StripeEvent } from './entities/stripe-event.entity.js';
+import type { BillingDb } from './entities/index.js';
 import { STRIPE_EVENTS_QUEUE, type StripeEventJob } from './jobs/stripe-events.job.js';
 import { STRIPE } from './stripe.client.js';
 import { within } from '../../core/util/within.js';
@@ -59,11 +61,12 @@ export class BillingService implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     const limits = this.config.billing.editionLimits;
     for (const [position, edition] of EDITIONS.entries()) {
-      await this.em.getConnection().execute(
-        `insert into edition_stock (edition, position, seat_limit, reserved, confirmed) values (?, ?, ?, 0, 0)
-           on conflict (edition) do update set seat_limit = excluded.seat_limit, position = excluded.position`,
-        [edition.id, position, limits[position]],
-      );
+      await this.em
+        .getKysely<BillingDb>()
+        .insertInto('edition_stock')
+        .values({ edition: edition.id, position, seat_limit: limits[position]!, reserved: 0, confirmed: 0 })
+        .onConflict((oc) => oc.column('edition').doUpdateSet((eb) => ({ seat_limit: eb.ref('excluded.seat_limit'), position: eb.ref('excluded.position') })))
+        .execute();
     }
   }
 
@@ -201,11 +204,19 @@ export class BillingService implements OnApplicationBootstrap {
     }
     await this.em
       .fork()
-      .getConnection()
-      .execute(
-        `insert into stripe_events (id, type, payload, created_at, received_at, attempts) values (?, ?, ?, to_timestamp(?), now(), 0) on conflict (id) do nothing`,
-        [event.id, event.type, JSON.stringify(event), event.created],
-      );
+      .getKysely<BillingDb>()
+      .insertInto('stripe_events')
+      .values({
+        id: event.id,
+        type: event.type,
+        payload: JSON.stringify(event),
+        created_at: sql<Date>`to_timestamp(${event.created})`,
+        received_at: sql<Date>`now()`,
+        attempts: 0,
+      })
+      // A redelivery of a stored event changes nothing.
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
     await this.enqueue(event.id);
   }
 
