@@ -5,13 +5,14 @@ import { SECRET_MASK, type ExternalServiceDto, type ExternalServiceUpdate } from
 import { CATALOG_DEFAULTS } from './catalog.defaults.js';
 import { Connection } from './entities/connection.entity.js';
 import { ExternalService } from './entities/external-service.entity.js';
+import type { ExternalServicesDb } from './entities/index.js';
 import { ServicesError, ServicesErrorCode } from './external-services.errors.js';
 import { TokenVault } from './token-vault.js';
 
 const TABLE = 'external_services';
 const blankToNull = (value: string | null | undefined) => (value === undefined ? undefined : value === null || value.trim() === '' ? null : value.trim());
 
-/** The catalog fields a DTO is made of: an entity, or a raw row mapped by `serviceFromRow`. */
+/** The catalog fields a DTO is made of: an entity, or a plain row mapped in `listFor`. */
 type ServiceFields = Omit<ExternalService, 'createdAt' | 'updatedAt' | 'redirectUrl' | 'apiAuthScheme'> &
   Partial<Pick<ExternalService, 'redirectUrl' | 'apiAuthScheme'>>;
 
@@ -47,91 +48,7 @@ export function toServiceDto(service: ServiceFields, connection?: Pick<Connectio
   };
 }
 
-const SERVICE_COLUMNS = [
-  's.id',
-  's.service_name',
-  's.service_type',
-  's.description',
-  's.status',
-  's.scopes',
-  's.app_id',
-  's.app_secret_encrypted is not null as has_app_secret',
-  's.base_url',
-  's.auth_url',
-  's.token_url',
-  's.redirect_url',
-  's.user_url',
-  's.token_auth',
-  's.token_body',
-  's.send_scope',
-  's.pkce',
-  's.extra_auth_params',
-  's.extra_headers',
-  's.api_key_header',
-  's.api_key_encrypted is not null as has_api_key',
-  's.revoke_url',
-  's.revoke_style',
-  's.account_url',
-].join(', ');
-
-interface ServiceRow {
-  id: string;
-  service_name: string;
-  service_type: string;
-  description: string | null;
-  status: ExternalService['status'];
-  scopes: string | null;
-  app_id: string | null;
-  has_app_secret: boolean;
-  base_url: string | null;
-  auth_url: string | null;
-  token_url: string | null;
-  redirect_url: string | null;
-  user_url: string | null;
-  token_auth: ExternalService['tokenAuth'];
-  token_body: ExternalService['tokenBody'];
-  send_scope: boolean;
-  pkce: boolean;
-  extra_auth_params: Record<string, string> | string;
-  extra_headers: Record<string, string> | string;
-  api_key_header: string | null;
-  has_api_key: boolean;
-  revoke_url: string | null;
-  revoke_style: ExternalService['revokeStyle'];
-  account_url: string | null;
-}
-
 const jsonb = (value: Record<string, string> | string) => (typeof value === 'string' ? (JSON.parse(value) as Record<string, string>) : value);
-
-/** A raw catalog row in the entity's shape (secrets only as "is set": the DTO masks them anyway). */
-function serviceFromRow(row: ServiceRow): ServiceFields {
-  return {
-    id: row.id,
-    serviceName: row.service_name,
-    serviceType: row.service_type,
-    description: row.description,
-    status: row.status,
-    scopes: row.scopes,
-    appId: row.app_id,
-    appSecretEncrypted: row.has_app_secret ? SECRET_MASK : null,
-    baseUrl: row.base_url,
-    authUrl: row.auth_url,
-    tokenUrl: row.token_url,
-    redirectUrl: row.redirect_url,
-    userUrl: row.user_url,
-    tokenAuth: row.token_auth,
-    tokenBody: row.token_body,
-    sendScope: row.send_scope,
-    pkce: row.pkce,
-    extraAuthParams: jsonb(row.extra_auth_params),
-    extraHeaders: jsonb(row.extra_headers),
-    apiKeyHeader: row.api_key_header,
-    apiKeyEncrypted: row.has_api_key ? SECRET_MASK : null,
-    revokeUrl: row.revoke_url,
-    revokeStyle: row.revoke_style,
-    accountUrl: row.account_url,
-  };
-}
 
 /** The service catalog: seeded once, admin-editable, listed with each person's connection state. */
 @Injectable()
@@ -160,14 +77,71 @@ export class CatalogService implements OnApplicationBootstrap {
    * the cards show (never the sealed tokens).
    */
   async listFor(userId: string): Promise<ExternalServiceDto[]> {
-    const rows = await this.em.getConnection().execute<(ServiceRow & { connection_status: Connection['status'] | null; account_name: string | null })[]>(
-      `select ${SERVICE_COLUMNS}, c.status as connection_status, c.account_name
-         from external_services s left join service_connections c on c.service_id = s.id and c.user_id = ?
-        order by s.service_name`,
-      [userId],
-    );
+    const rows = await this.em
+      .getKysely<ExternalServicesDb>()
+      .selectFrom('external_services as s')
+      .leftJoin('service_connections as c', (join) => join.onRef('c.service_id', '=', 's.id').on('c.user_id', '=', userId))
+      .select((eb) => [
+        's.id',
+        's.service_name',
+        's.service_type',
+        's.description',
+        's.status',
+        's.scopes',
+        's.app_id',
+        eb('s.app_secret_encrypted', 'is not', null).as('has_app_secret'),
+        's.base_url',
+        's.auth_url',
+        's.token_url',
+        's.redirect_url',
+        's.user_url',
+        's.token_auth',
+        's.token_body',
+        's.send_scope',
+        's.pkce',
+        's.extra_auth_params',
+        's.extra_headers',
+        's.api_key_header',
+        eb('s.api_key_encrypted', 'is not', null).as('has_api_key'),
+        's.revoke_url',
+        's.revoke_style',
+        's.account_url',
+        'c.status as connection_status',
+        'c.account_name',
+      ])
+      .orderBy('s.service_name')
+      .execute();
+    // The row in the entity's shape (secrets only as "is set": the DTO masks them anyway).
     return rows.map((row) =>
-      toServiceDto(serviceFromRow(row), row.connection_status ? { status: row.connection_status, accountName: row.account_name } : undefined),
+      toServiceDto(
+        {
+          id: row.id,
+          serviceName: row.service_name,
+          serviceType: row.service_type,
+          description: row.description,
+          status: row.status,
+          scopes: row.scopes,
+          appId: row.app_id,
+          appSecretEncrypted: row.has_app_secret ? SECRET_MASK : null,
+          baseUrl: row.base_url,
+          authUrl: row.auth_url,
+          tokenUrl: row.token_url,
+          redirectUrl: row.redirect_url,
+          userUrl: row.user_url,
+          tokenAuth: row.token_auth,
+          tokenBody: row.token_body,
+          sendScope: row.send_scope,
+          pkce: row.pkce,
+          extraAuthParams: jsonb(row.extra_auth_params),
+          extraHeaders: jsonb(row.extra_headers),
+          apiKeyHeader: row.api_key_header,
+          apiKeyEncrypted: row.has_api_key ? SECRET_MASK : null,
+          revokeUrl: row.revoke_url,
+          revokeStyle: row.revoke_style,
+          accountUrl: row.account_url,
+        },
+        row.connection_status ? { status: row.connection_status, accountName: row.account_name } : undefined,
+      ),
     );
   }
 

@@ -7,6 +7,7 @@ import { User } from '../users/entities/user.entity.js';
 import { CatalogService } from './catalog.service.js';
 import { CredentialsService } from './credentials.service.js';
 import { Connection } from './entities/connection.entity.js';
+import type { ExternalServicesDb } from './entities/index.js';
 import { ExternalService } from './entities/external-service.entity.js';
 import { ServicesError, ServicesErrorCode } from './external-services.errors.js';
 import { ProviderClient, TokenEndpointError, type ClientCredentials, type TokenAnswer } from './provider-client.js';
@@ -186,11 +187,13 @@ export class ConnectionsService {
    */
   async disconnectAll(userId: string): Promise<{ service: string; revoked_at_provider: boolean; finish_at: string | null }[]> {
     const rows = await this.em
-      .getConnection()
-      .execute<{ service_name: string }[]>(
-        'select s.service_name from service_connections c join external_services s on s.id = c.service_id where c.user_id = ? order by s.service_name',
-        [userId],
-      );
+      .getKysely<ExternalServicesDb>()
+      .selectFrom('service_connections as c')
+      .innerJoin('external_services as s', 's.id', 'c.service_id')
+      .select('s.service_name')
+      .where('c.user_id', '=', userId)
+      .orderBy('s.service_name')
+      .execute();
     const results: { service: string; revoked_at_provider: boolean; finish_at: string | null }[] = [];
     for (const { service_name } of rows) {
       try {

@@ -4,6 +4,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CreateRequestContext } from '@mikro-orm/decorators/legacy';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { Queue } from 'bullmq';
+import { sql } from 'kysely';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { KeyRingError } from '../../core/crypto/key-ring.js';
 import { KEEP_FAILED, retryFailedOlderThan } from '../../core/queue/jobs.js';
@@ -11,6 +12,7 @@ import { within } from '../../core/util/within.js';
 import { CatalogService } from './catalog.service.js';
 import { CONNECTIONS_TABLE, ConnectionsService } from './connections.service.js';
 import { Connection } from './entities/connection.entity.js';
+import type { ExternalServicesDb } from './entities/index.js';
 import type { ExternalService } from './entities/external-service.entity.js';
 import { ServicesError } from './external-services.errors.js';
 import { REFRESH_CONNECTION, refreshJobId, TOKEN_REFRESH_QUEUE, type TokenRefreshJob } from './jobs/token-refresh.job.js';
@@ -39,29 +41,6 @@ export type RefreshOutcome =
   /** The row changed under us (a reconnect wrote new tokens): ours were dropped. */
   | 'superseded';
 
-interface RefreshRow {
-  id: string;
-  user_id: string;
-  status: Connection['status'];
-  refresh_token_encrypted: string | null;
-  expires_at: Date | string | null;
-  last_refresh_at: Date | string | null;
-  created_at: Date | string;
-  refresh_not_before: Date | string | null;
-  refresh_failures: number | string;
-  client_source: 'user' | 'app';
-  service_id: string;
-  service_name: string;
-  app_id: string | null;
-  app_secret_encrypted: string | null;
-  token_url: string | null;
-  token_auth: ExternalService['tokenAuth'];
-  token_body: ExternalService['tokenBody'];
-  extra_headers: Record<string, string> | string;
-  api_key_header: string | null;
-  api_key_encrypted: string | null;
-}
-
 /** A connection as a refresh sees it, with the catalog columns of its service. */
 interface RefreshTarget extends Pick<
   Connection,
@@ -78,6 +57,8 @@ const SWEEP_PAGE = 2000;
 /** A refresh job that failed (database away) runs again this long after. */
 const FAILED_REFRESH_RETRY_MS = 10 * 60_000;
 const SWEEP_MAX_ROWS = 100_000;
+/** The database's clock (the transaction's start time), for the statements below. */
+const dbNow = sql<Date>`now()`;
 
 /** Backoff after the n-th consecutive failure: 2, 4, 8 … minutes, at most 6 hours. */
 export const backoffSeconds = (failures: number) => Math.min(BACKOFF_BASE_SECONDS * 2 ** Math.min(failures, 20), BACKOFF_MAX_SECONDS);
@@ -152,16 +133,37 @@ export class TokenRefreshService {
 
   /** The connection and the catalog columns a refresh needs, in one query (no entities: this runs 10,000s of times). */
   private async load(connectionId: string): Promise<RefreshTarget | undefined> {
-    const [row] = await this.em.getConnection().execute<RefreshRow[]>(
-      `select c.id, c.user_id, c.status, c.refresh_token_encrypted, c.expires_at, c.last_refresh_at, c.created_at, c.refresh_not_before,
-              c.refresh_failures, c.client_source, s.id as service_id, s.service_name, s.app_id, s.app_secret_encrypted, s.token_url,
-              s.token_auth, s.token_body, s.extra_headers, s.api_key_header, s.api_key_encrypted
-         from service_connections c join external_services s on s.id = c.service_id
-        where c.id = ?`,
-      [connectionId],
-    );
+    const row = await this.em
+      .getKysely<ExternalServicesDb>()
+      .selectFrom('service_connections as c')
+      .innerJoin('external_services as s', 's.id', 'c.service_id')
+      .select([
+        'c.id',
+        'c.user_id',
+        'c.status',
+        'c.refresh_token_encrypted',
+        'c.expires_at',
+        'c.last_refresh_at',
+        'c.created_at',
+        'c.refresh_not_before',
+        'c.refresh_failures',
+        'c.client_source',
+        's.id as service_id',
+        's.service_name',
+        's.app_id',
+        's.app_secret_encrypted',
+        's.token_url',
+        's.token_auth',
+        's.token_body',
+        's.extra_headers',
+        's.api_key_header',
+        's.api_key_encrypted',
+      ])
+      .where('c.id', '=', connectionId)
+      .executeTakeFirst();
     if (!row) return undefined;
-    const date = (value: Date | string | null) => (value === null ? null : new Date(value));
+    // Timestamps arrive as ISO strings (MikroORM's pg type parsers), whatever the inferred type says.
+    const date = (value: Date | string | null | undefined) => (value ? new Date(value) : null);
     return {
       id: row.id,
       userId: row.user_id,
@@ -221,15 +223,25 @@ export class TokenRefreshService {
     // One statement: the new access token, the new refresh token if one came (else the old one
     // stays), the expiry. Only if the row still holds the refresh token we used: a reconnect in
     // between wrote a newer grant, which must win.
-    const updated = await this.em.getConnection().execute<{ id: string }[]>(
-      `update service_connections
-          set access_token_encrypted = ?, refresh_token_encrypted = coalesce(?, refresh_token_encrypted), expires_at = ?,
-              scope = coalesce(?, scope), last_refresh_at = now(), refresh_failures = 0, refresh_not_before = null,
-              last_error = null, updated_at = now()
-        where id = ? and refresh_token_encrypted = ? and status = 'connected'
-        returning id`,
-      [accessSealed, refreshSealed, expiresAt, tokens.scope?.slice(0, 1000) ?? null, connection.id, sealedRefresh],
-    );
+    const updated = await this.em
+      .getKysely<ExternalServicesDb>()
+      .updateTable('service_connections')
+      .set((eb) => ({
+        access_token_encrypted: accessSealed,
+        refresh_token_encrypted: eb.fn.coalesce(eb.val(refreshSealed), eb.ref('refresh_token_encrypted')),
+        expires_at: expiresAt,
+        scope: eb.fn.coalesce(eb.val(tokens.scope?.slice(0, 1000) ?? null), eb.ref('scope')),
+        last_refresh_at: dbNow,
+        refresh_failures: 0,
+        refresh_not_before: null,
+        last_error: null,
+        updated_at: dbNow,
+      }))
+      .where('id', '=', connection.id)
+      .where('refresh_token_encrypted', '=', sealedRefresh)
+      .where('status', '=', 'connected')
+      .returning('id')
+      .execute();
     if (updated.length === 0) {
       this.logger.warn(`Connection ${connection.id} (${service.serviceName}) changed during its refresh; kept the newer tokens`);
       return 'superseded';
@@ -238,11 +250,18 @@ export class TokenRefreshService {
   }
 
   private async markNeedsReconnect(connection: RefreshTarget, sealedRefresh: string, reason: string): Promise<RefreshOutcome> {
-    await this.em.getConnection().execute(
-      `update service_connections set status = 'needs_reconnect', refresh_failures = refresh_failures + 1, last_error = ?, updated_at = now()
-        where id = ? and refresh_token_encrypted = ?`,
-      [reason.slice(0, 300), connection.id, sealedRefresh],
-    );
+    await this.em
+      .getKysely<ExternalServicesDb>()
+      .updateTable('service_connections')
+      .set((eb) => ({
+        status: 'needs_reconnect',
+        refresh_failures: eb('refresh_failures', '+', 1),
+        last_error: reason.slice(0, 300),
+        updated_at: dbNow,
+      }))
+      .where('id', '=', connection.id)
+      .where('refresh_token_encrypted', '=', sealedRefresh)
+      .execute();
     this.logger.warn(`Connection ${connection.id} (${connection.service.serviceName}) needs to be connected again: ${reason}`);
     return 'needs_reconnect';
   }
@@ -250,11 +269,17 @@ export class TokenRefreshService {
   private async recordFailure(connection: RefreshTarget, reason: string): Promise<RefreshOutcome> {
     const failures = connection.refreshFailures + 1;
     const delay = backoffSeconds(failures);
-    await this.em.getConnection().execute(
-      `update service_connections set refresh_failures = refresh_failures + 1, refresh_not_before = now() + ? * interval '1 second', last_error = ?, updated_at = now()
-        where id = ?`,
-      [delay, reason.slice(0, 300), connection.id],
-    );
+    await this.em
+      .getKysely<ExternalServicesDb>()
+      .updateTable('service_connections')
+      .set((eb) => ({
+        refresh_failures: eb('refresh_failures', '+', 1),
+        refresh_not_before: sql<Date>`now() + ${delay} * interval '1 second'`,
+        last_error: reason.slice(0, 300),
+        updated_at: dbNow,
+      }))
+      .where('id', '=', connection.id)
+      .execute();
     this.logger.warn(
       `Refresh of connection ${connection.id} (${connection.service.serviceName}) failed (${failures} in a row): ${reason}; next try in ${delay} s`,
     );
@@ -266,22 +291,34 @@ export class TokenRefreshService {
    * expiring soon (the same rule as dueForExpiry) or idle for the keep-alive period.
    */
   async dueConnectionIds(limit = SWEEP_MAX_ROWS): Promise<string[]> {
-    const connection = this.em.fork().getConnection();
+    const db = this.em.fork().getKysely<ExternalServicesDb>();
     const ids: string[] = [];
     let after = '00000000-0000-0000-0000-000000000000';
-    const margin = this.config.tokenRefresh.marginSeconds;
-    const keepAliveDays = this.config.tokenRefresh.keepAliveDays;
+    const margin = sql<string>`${this.config.tokenRefresh.marginSeconds}::int * interval '1 second'`;
+    const keepAlive = sql<string>`${this.config.tokenRefresh.keepAliveDays}::int * interval '1 day'`;
     while (ids.length < limit) {
-      const rows = await connection.execute<{ id: string }[]>(
-        `select id from service_connections
-          where id > ? and status = 'connected' and refresh_token_encrypted is not null
-            and (refresh_not_before is null or refresh_not_before <= now())
-            and ((expires_at < now() + ?::int * interval '1 second'
-                  and expires_at - least(?::int * interval '1 second', greatest(expires_at - coalesce(last_refresh_at, created_at), interval '0') / 2) <= now())
-                 or coalesce(last_refresh_at, created_at) < now() - ?::int * interval '1 day')
-          order by id limit ?`,
-        [after, margin, margin, keepAliveDays, Math.min(SWEEP_PAGE, limit - ids.length)],
-      );
+      const rows = await db
+        .selectFrom('service_connections')
+        .select('id')
+        .where('id', '>', after)
+        .where('status', '=', 'connected')
+        .where('refresh_token_encrypted', 'is not', null)
+        .where((eb) => eb.or([eb('refresh_not_before', 'is', null), eb('refresh_not_before', '<=', dbNow)]))
+        // Expiring soon (the same rule as dueForExpiry), or idle for the keep-alive period.
+        .where((eb) => {
+          const expires = eb.ref('expires_at');
+          const issued = eb.fn.coalesce('last_refresh_at', 'created_at');
+          return eb.or([
+            eb.and([
+              eb(expires, '<', sql<Date>`now() + ${margin}`),
+              eb(sql<Date>`${expires} - least(${margin}, greatest(${expires} - ${issued}, interval '0') / 2)`, '<=', dbNow),
+            ]),
+            eb(issued, '<', sql<Date>`now() - ${keepAlive}`),
+          ]);
+        })
+        .orderBy('id')
+        .limit(Math.min(SWEEP_PAGE, limit - ids.length))
+        .execute();
       ids.push(...rows.map((row) => row.id));
       if (rows.length < SWEEP_PAGE) break;
       after = rows[rows.length - 1]!.id;

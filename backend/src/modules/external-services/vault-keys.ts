@@ -44,6 +44,7 @@ export async function keyUsage(execute: Execute): Promise<KeyUsage[]> {
   const usage: KeyUsage[] = [];
   for (const { table, columns } of SEALED_TABLES) {
     for (const { column } of columns) {
+      // Raw SQL: the key-rotation engine builds its statements over SEALED_TABLES (tables and columns of several modules), not one entity.
       const rows = await execute<{ key_id: string; n: string }[]>(
         `select ${keyIdSql(column)} as key_id, count(*) as n from ${table} where ${column} is not null and ${column} <> '' group by 1 order by 1`,
       );
@@ -134,6 +135,7 @@ export async function reencryptAll(execute: Execute, ring: KeyRing, hooks: Rotat
         }
         if (tuples.length === 0) return;
         const names = columns.flatMap((_, index) => [`n${index}`, `o${index}`]).join(', ');
+        // Raw SQL: a compare-and-set update from a values list, built over SEALED_TABLES' tables and columns.
         const updated = await execute<{ id: string }[]>(
           `update ${table} as t set ${columns.map(({ column }, index) => `${column} = v.n${index}`).join(', ')}
              from (values ${tuples.join(', ')}) as v(id, ${names})
@@ -149,6 +151,7 @@ export async function reencryptAll(execute: Execute, ring: KeyRing, hooks: Rotat
         if (locks && hooks.unlockRows) await hooks.unlockRows(locks);
       }
     };
+    // Raw SQL: the batch reads below, built over SEALED_TABLES' tables and columns.
     const select = `select id, ${columns.map(({ column }) => column).join(', ')} from ${table}`;
     for (;;) {
       const rows = await execute<Record<string, string | null>[]>(`${select} where id > ? and (${staleWhere}) order by id limit ?`, [

@@ -1,7 +1,8 @@
 import { EventsHandler, type IEventHandler } from '@nestjs/cqrs';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { iso, isoOr, text, type Row } from '../../../core/database/row-values.js';
+import { iso, isoOr, text } from '../../../core/database/row-values.js';
 import { CollectingPersonalDataEvent } from '../../data-rights/public/events.js';
+import type { ExternalServicesDb } from '../entities/index.js';
 
 /** 'Descargar mis datos', external-services' part: connections and own credentials (never a sealed token or secret). */
 @EventsHandler(CollectingPersonalDataEvent)
@@ -9,17 +10,33 @@ export class ConnectionsPersonalDataHandler implements IEventHandler<CollectingP
   constructor(private readonly em: EntityManager) {}
 
   async handle(event: CollectingPersonalDataEvent): Promise<void> {
-    const db = this.em.getConnection();
+    const db = this.em.getKysely<ExternalServicesDb>();
     const [connections, credentials] = await Promise.all([
-      db.execute<Row[]>(
-        `select s.service_name, c.status, c.account_id, c.account_name, c.scope, c.client_source, c.created_at, c.expires_at, c.last_refresh_at,
-              c.refresh_failures, c.last_error
-         from service_connections c join external_services s on s.id = c.service_id where c.user_id = ? order by s.service_name`,
-        [event.userId],
-      ),
-      db.execute<Row[]>('select service_name, client_id, created_at, updated_at from user_service_credentials where user_id = ? order by service_name', [
-        event.userId,
-      ]),
+      db
+        .selectFrom('service_connections as c')
+        .innerJoin('external_services as s', 's.id', 'c.service_id')
+        .select([
+          's.service_name',
+          'c.status',
+          'c.account_id',
+          'c.account_name',
+          'c.scope',
+          'c.client_source',
+          'c.created_at',
+          'c.expires_at',
+          'c.last_refresh_at',
+          'c.refresh_failures',
+          'c.last_error',
+        ])
+        .where('c.user_id', '=', event.userId)
+        .orderBy('s.service_name')
+        .execute(),
+      db
+        .selectFrom('user_service_credentials')
+        .select(['service_name', 'client_id', 'created_at', 'updated_at'])
+        .where('user_id', '=', event.userId)
+        .orderBy('service_name')
+        .execute(),
     ]);
     event.parts.connections = connections.map((row) => ({
       service: String(row.service_name),

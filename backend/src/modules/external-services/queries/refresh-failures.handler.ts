@@ -1,15 +1,9 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { MikroORM } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
 import type { RefreshFailure } from '@life/contracts';
+import type { ExternalServicesDb } from '../entities/index.js';
 import { RefreshFailuresQuery } from '../public/queries.js';
-
-interface Row {
-  service: string;
-  failing: number;
-  needs_reconnect: number;
-  last_failure_at: Date | string;
-  last_error: string | null;
-}
 
 /**
  * The token-refresh outcomes stored on each connection (refresh_failures, last_error, status),
@@ -21,20 +15,26 @@ export class RefreshFailuresHandler implements IQueryHandler<RefreshFailuresQuer
 
   /** Services with connections whose refresh is failing or gave up, the most recent failure first. */
   async execute({ limit }: RefreshFailuresQuery): Promise<RefreshFailure[]> {
-    const rows = await this.orm.em.getConnection().execute<Row[]>(
-      `select s.service_name as service,
-              count(*) filter (where c.status = 'connected')::int as failing,
-              count(*) filter (where c.status = 'needs_reconnect')::int as needs_reconnect,
-              max(c.updated_at) as last_failure_at,
-              (array_agg(c.last_error order by c.updated_at desc) filter (where c.last_error is not null))[1] as last_error
-         from service_connections c
-         join external_services s on s.id = c.service_id
-        where c.refresh_failures > 0 or c.status = 'needs_reconnect'
-        group by s.service_name
-        order by last_failure_at desc
-        limit ?`,
-      [limit],
-    );
+    const rows = await this.orm.em
+      .getKysely<ExternalServicesDb>()
+      .selectFrom('service_connections as c')
+      .innerJoin('external_services as s', 's.id', 'c.service_id')
+      .select((eb) => [
+        's.service_name as service',
+        eb.cast<number>(eb.fn.countAll().filterWhere('c.status', '=', 'connected'), 'integer').as('failing'),
+        eb.cast<number>(eb.fn.countAll().filterWhere('c.status', '=', 'needs_reconnect'), 'integer').as('needs_reconnect'),
+        eb.fn.max('c.updated_at').as('last_failure_at'),
+        // The most recent error: the first of them newest first (Kysely has no array subscript).
+        sql<string | null>`(${eb.fn
+          .agg<string[]>('array_agg', ['c.last_error'])
+          .orderBy('c.updated_at', 'desc')
+          .filterWhere('c.last_error', 'is not', null)})[1]`.as('last_error'),
+      ])
+      .where((eb) => eb.or([eb('c.refresh_failures', '>', 0), eb('c.status', '=', 'needs_reconnect')]))
+      .groupBy('s.service_name')
+      .orderBy('last_failure_at', 'desc')
+      .limit(limit)
+      .execute();
     return rows.map((row) => ({
       service: row.service,
       failing: Number(row.failing),
