@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EventBus, QueryBus } from '@nestjs/cqrs';
 import { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { AppGrant, ConsentDecision, ConsentInfo, Language } from '@life/contracts';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
@@ -9,6 +10,7 @@ import { AppError } from '../../core/http/app-error.js';
 import { SessionStartQuery } from '../auth/public/queries.js';
 import { ConsentDeniedEvent, ConsentGivenEvent, GrantRevokedEvent } from './public/events.js';
 import { ClientsService, redirectUriMatches } from './clients.service.js';
+import type { OAuthServerDb } from './entities/index.js';
 import type { OAuthClient } from './entities/oauth-client.entity.js';
 import { OAuthGrant } from './entities/oauth-grant.entity.js';
 import { OAuthProtocolError } from './oauth.errors.js';
@@ -18,6 +20,9 @@ import { CODE_PREFIX, newSecret, sha256 } from './secrets.js';
 import { TokenStore } from './token-store.service.js';
 
 export const CODE_LIFETIME_SECONDS = 60;
+
+/** The database's clock, as the statements have always used it. */
+const now = () => sql<Date>`now()`;
 
 const AUTHORIZE_PARAMS = [
   'client_id',
@@ -64,6 +69,10 @@ export class AuthorizationService {
     private readonly queries: QueryBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  private get db() {
+    return this.em.getKysely<OAuthServerDb>();
+  }
 
   get issuer(): string {
     return this.config.appUrl;
@@ -155,20 +164,39 @@ export class AuthorizationService {
 
   /** The grant for this person and app now covers these scopes (added to what it had, unless it was revoked). */
   private async remember(userId: string, client: OAuthClient, scopes: string[]): Promise<string> {
-    const rows = await this.em.getConnection().execute<{ id: string }[]>(
-      `insert into oauth_grants (id, created_at, updated_at, user_id, client_id, scopes, revoked_at) values (?, now(), now(), ?, ?, ?::jsonb, null)
-       on conflict (user_id, client_id) do update set updated_at = now(), revoked_at = null,
-         scopes = case when oauth_grants.revoked_at is null
-           then (select coalesce(jsonb_agg(distinct s), '[]'::jsonb) from jsonb_array_elements_text(oauth_grants.scopes || excluded.scopes) s)
-           else excluded.scopes end
-       returning id`,
-      [randomUUID(), userId, client.id, JSON.stringify(scopes)],
-    );
-    return rows[0]!.id;
+    const row = await this.db
+      .insertInto('oauth_grants')
+      .values({
+        id: randomUUID(),
+        created_at: now(),
+        updated_at: now(),
+        user_id: userId,
+        client_id: client.id,
+        scopes: JSON.stringify(scopes),
+        revoked_at: null,
+      })
+      .onConflict((oc) =>
+        oc.columns(['user_id', 'client_id']).doUpdateSet((eb) => ({
+          updated_at: now(),
+          revoked_at: null,
+          scopes: eb
+            .case()
+            .when('oauth_grants.revoked_at', 'is', null)
+            // Raw SQL: the union of two jsonb arrays (distinct, sorted) has no Kysely form that stays readable.
+            .then(
+              sql<string>`(select coalesce(jsonb_agg(distinct s), '[]'::jsonb) from jsonb_array_elements_text(${eb.ref('oauth_grants.scopes')} || ${eb.ref('excluded.scopes')}) s)`,
+            )
+            .else(eb.ref('excluded.scopes'))
+            .end(),
+        })),
+      )
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
   }
 
   private async issueCode(request: AuthorizationRequest, subject: { id: string; grantId: string; authTime: Date }): Promise<string> {
-    const db = this.em.getConnection();
+    const db = this.db;
     const client = request.client;
     const server = new OAuth2Server({
       allowEmptyState: true,
@@ -177,25 +205,25 @@ export class AuthorizationService {
         getClient: async () => ({ id: client.id, grants: ['authorization_code'], redirectUris: [request.redirectUri] }),
         generateAuthorizationCode: async () => newSecret(CODE_PREFIX),
         saveAuthorizationCode: async (code: OAuth2Server.AuthorizationCode, _client: OAuth2Server.Client, user: OAuth2Server.User) => {
-          await db.execute(
-            `insert into oauth_codes (id, created_at, updated_at, code_hash, client_id, user_id, grant_id, redirect_uri, scopes, code_challenge,
-              code_challenge_method, nonce, auth_time, expires_at) values (?, now(), now(), ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?)`,
-            [
-              randomUUID(),
-              sha256(code.authorizationCode),
-              client.id,
-              user.id,
-              user.grantId,
-              code.redirectUri,
-              JSON.stringify(request.scopes),
-              code.codeChallenge ?? null,
-              code.codeChallengeMethod ?? null,
-              request.nonce ?? null,
-              subject.authTime,
-              code.expiresAt,
-            ],
-            'run',
-          );
+          await db
+            .insertInto('oauth_codes')
+            .values({
+              id: randomUUID(),
+              created_at: now(),
+              updated_at: now(),
+              code_hash: sha256(code.authorizationCode),
+              client_id: client.id,
+              user_id: user.id,
+              grant_id: user.grantId,
+              redirect_uri: code.redirectUri,
+              scopes: JSON.stringify(request.scopes),
+              code_challenge: code.codeChallenge ?? null,
+              code_challenge_method: code.codeChallengeMethod ?? null,
+              nonce: request.nonce ?? null,
+              auth_time: subject.authTime,
+              expires_at: code.expiresAt,
+            })
+            .execute();
           return { ...code, client: _client, user };
         },
         getAccessToken: async () => false,
@@ -232,16 +260,28 @@ export class AuthorizationService {
 
   /** Ends a grant: its tokens stop working at once and its unused codes can no longer be exchanged. */
   async revokeGrant(userId: string, grantId: string): Promise<{ clientId: string; tokens: number }> {
-    const db = this.em.getConnection();
-    const rows = await db.execute<{ client_id: string }[]>(
-      'update oauth_grants set revoked_at = now(), updated_at = now() where id = ? and user_id = ? and revoked_at is null returning client_id',
-      [grantId, userId],
-    );
-    if (rows.length === 0) throw new AppError(404, 'not_found', 'Esa aplicación no tiene acceso a tu cuenta.');
-    await db.execute('update oauth_codes set used_at = coalesce(used_at, now()) where grant_id = ?', [grantId], 'run');
+    const row = await this.db
+      .updateTable('oauth_grants')
+      .set({ revoked_at: now(), updated_at: now() })
+      .where('id', '=', grantId)
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .returning('client_id')
+      .executeTakeFirst();
+    if (!row) throw new AppError(404, 'not_found', 'Esa aplicación no tiene acceso a tu cuenta.');
+    await this.spendCodes('grant_id', grantId);
     const tokens = await this.tokens.revokeGrant(grantId);
     this.logger.log({ grantId, tokens }, 'Grant revoked by its owner');
-    return { clientId: rows[0]!.client_id, tokens };
+    return { clientId: row.client_id, tokens };
+  }
+
+  /** Codes of a grant or a person that were not exchanged yet can no longer be (a used code keeps its time). */
+  private async spendCodes(column: 'grant_id' | 'user_id', id: string): Promise<void> {
+    await this.db
+      .updateTable('oauth_codes')
+      .set((eb) => ({ used_at: eb.fn.coalesce('used_at', now()) }))
+      .where(column, '=', id)
+      .execute();
   }
 
   /** 'Aplicaciones con acceso': the owner revokes one grant (the audit log hears of it). */
@@ -255,8 +295,7 @@ export class AuthorizationService {
    * tokens revoked), and any other live token issued for them. Safe to run again.
    */
   async revokeAllFor(userId: string): Promise<{ grants: number; tokens: number }> {
-    const db = this.em.getConnection();
-    const grants = await db.execute<{ id: string }[]>('select id from oauth_grants where user_id = ? and revoked_at is null', [userId]);
+    const grants = await this.db.selectFrom('oauth_grants').select('id').where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
     let tokens = 0;
     for (const { id } of grants) {
       try {
@@ -267,7 +306,7 @@ export class AuthorizationService {
       }
     }
     tokens += await this.tokens.revokeAllOfUser(userId);
-    await db.execute('update oauth_codes set used_at = coalesce(used_at, now()) where user_id = ?', [userId], 'run');
+    await this.spendCodes('user_id', userId);
     return { grants: grants.length, tokens };
   }
 }

@@ -1,6 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
 import { PeriodicSweep } from '../../core/queue/periodic-sweep.js';
+import type { OAuthServerDb } from './entities/index.js';
 
 const HOUR_MS = 3600 * 1000;
 
@@ -22,12 +24,16 @@ export class ExpiredTokensSweeper extends PeriodicSweep {
   }
 
   protected async work(): Promise<number> {
-    const db = this.em.getConnection();
-    const codes = await db.execute<{ id: string }[]>(`delete from oauth_codes where expires_at < now() - interval '1 day' returning id`);
-    const tokens = await db.execute<{ id: string }[]>(
-      `delete from oauth_tokens where coalesce(refresh_expires_at, access_expires_at) < now() - interval '7 days' returning id`,
-    );
-    return codes.length + tokens.length;
+    const db = this.em.getKysely<OAuthServerDb>();
+    const codes = await db
+      .deleteFrom('oauth_codes')
+      .where('expires_at', '<', sql<Date>`now() - interval '1 day'`)
+      .executeTakeFirst();
+    const tokens = await db
+      .deleteFrom('oauth_tokens')
+      .where((eb) => eb(eb.fn.coalesce('refresh_expires_at', 'access_expires_at'), '<', sql<Date>`now() - interval '7 days'`))
+      .executeTakeFirst();
+    return Number(codes.numDeletedRows) + Number(tokens.numDeletedRows);
   }
 
   protected override describe(count: number): string {

@@ -3,6 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK, type JWTPayload } from 'jose';
 import { KeyRing } from '../../core/crypto/key-ring.js';
+import type { OAuthServerDb } from './entities/index.js';
 import { OAuthSigningKey } from './entities/signing-key.entity.js';
 
 const ALG = 'RS256';
@@ -36,6 +37,14 @@ export class SigningKeysService {
     return `oauth_signing_keys:${kid}:private_jwk`;
   }
 
+  /** Held until the transaction ends: one process at a time makes or rotates the key. */
+  private async lock(em: EntityManager): Promise<void> {
+    await em
+      .getKysely<OAuthServerDb>()
+      .selectNoFrom((eb) => eb.fn('pg_advisory_xact_lock', [eb.val(ADVISORY_LOCK)]).as('locked'))
+      .execute();
+  }
+
   private async generate(em: EntityManager): Promise<OAuthSigningKey> {
     const { publicKey, privateKey } = await generateKeyPair(ALG, { extractable: true, modulusLength: 2048 });
     const kid = randomUUID();
@@ -54,7 +63,7 @@ export class SigningKeysService {
   /** Makes sure one active key exists; safe to call from many processes at once. */
   async ensureKey(): Promise<void> {
     await this.em.fork().transactional(async (em) => {
-      await em.execute('select pg_advisory_xact_lock(?)', [ADVISORY_LOCK]);
+      await this.lock(em);
       const active = await em.count(OAuthSigningKey, { active: true });
       if (active === 0) await this.generate(em);
     });
@@ -65,7 +74,7 @@ export class SigningKeysService {
   async rotate(): Promise<string> {
     let kid = '';
     await this.em.fork().transactional(async (em) => {
-      await em.execute('select pg_advisory_xact_lock(?)', [ADVISORY_LOCK]);
+      await this.lock(em);
       await em.nativeUpdate(OAuthSigningKey, { active: true }, { active: false, retiredAt: new Date() });
       kid = (await this.generate(em)).kid;
     });

@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EventBus, QueryBus } from '@nestjs/cqrs';
 import { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
 import OAuth2Server from '@node-oauth/oauth2-server';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { PersonProfileQuery } from '../users/public/queries.js';
 import { CodeReplayDetectedEvent, RefreshReuseDetectedEvent } from './public/events.js';
 import { ClientsService } from './clients.service.js';
+import type { OAuthServerDb } from './entities/index.js';
 import type { OAuthClient } from './entities/oauth-client.entity.js';
 import { OAuthProtocolError, type OAuthErrorCode } from './oauth.errors.js';
 import { basicCredentials } from './params.js';
@@ -84,7 +86,7 @@ export class TokenEndpointService {
   }
 
   private model(): OAuth2Server.AuthorizationCodeModel & OAuth2Server.RefreshTokenModel & OAuth2Server.ClientCredentialsModel {
-    const db = () => this.em.getConnection();
+    const db = () => this.em.getKysely<OAuthServerDb>();
     return {
       getClient: async (clientId: string, clientSecret: string) => {
         const client = await this.clients.authenticate(clientId, clientSecret || undefined);
@@ -96,24 +98,26 @@ export class TokenEndpointService {
 
       getAuthorizationCode: async (code: string) => {
         if (!code.startsWith(CODE_PREFIX) || code.length > 200) return false;
-        const rows = await db().execute<
-          {
-            id: string;
-            client_id: string;
-            user_id: string;
-            grant_id: string;
-            redirect_uri: string;
-            scopes: string[];
-            code_challenge: string | null;
-            code_challenge_method: string | null;
-            nonce: string | null;
-            auth_time: Date;
-            expires_at: Date;
-            used_at: Date | null;
-            grant_revoked: Date | null;
-          }[]
-        >(`select k.*, g.revoked_at as grant_revoked from oauth_codes k join oauth_grants g on g.id = k.grant_id where k.code_hash = ?`, [sha256(code)]);
-        const row = rows[0];
+        const row = await db()
+          .selectFrom('oauth_codes as k')
+          .innerJoin('oauth_grants as g', 'g.id', 'k.grant_id')
+          .select([
+            'k.id',
+            'k.client_id',
+            'k.user_id',
+            'k.grant_id',
+            'k.redirect_uri',
+            'k.scopes',
+            'k.code_challenge',
+            'k.code_challenge_method',
+            'k.nonce',
+            'k.auth_time',
+            'k.expires_at',
+            'k.used_at',
+            'g.revoked_at as grant_revoked',
+          ])
+          .where('k.code_hash', '=', sha256(code))
+          .executeTakeFirst();
         if (!row || row.grant_revoked) return false;
         if (row.used_at) {
           await this.codeReplayed(row.id);
@@ -140,10 +144,14 @@ export class TokenEndpointService {
 
       /** Single use: exactly one exchange marks the code; any later one is a replay. */
       revokeAuthorizationCode: async (code: OAuth2Server.AuthorizationCode) => {
-        const rows = await db().execute<{ id: string }[]>('update oauth_codes set used_at = now() where code_hash = ? and used_at is null returning id', [
-          sha256(code.authorizationCode),
-        ]);
-        if (rows.length === 1) return true;
+        const spent = await db()
+          .updateTable('oauth_codes')
+          .set({ used_at: sql<Date>`now()` })
+          .where('code_hash', '=', sha256(code.authorizationCode))
+          .where('used_at', 'is', null)
+          .returning('id')
+          .execute();
+        if (spent.length === 1) return true;
         await this.codeReplayed((code.user as Subject).codeId!);
         return false;
       },
@@ -210,7 +218,12 @@ export class TokenEndpointService {
   }
 
   private async codeReplayed(codeId: string): Promise<void> {
-    await this.em.getConnection().execute('update oauth_codes set replayed_at = now() where id = ?', [codeId], 'run');
+    await this.em
+      .getKysely<OAuthServerDb>()
+      .updateTable('oauth_codes')
+      .set({ replayed_at: sql<Date>`now()` })
+      .where('id', '=', codeId)
+      .execute();
     const revoked = await this.store.revokeFromCode(codeId);
     this.logger.warn({ codeId, revoked }, 'Authorization code replayed: its tokens were revoked');
     await this.events.publish(new CodeReplayDetectedEvent(codeId, revoked));

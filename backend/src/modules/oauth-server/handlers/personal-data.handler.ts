@@ -1,7 +1,8 @@
 import { EventsHandler, type IEventHandler } from '@nestjs/cqrs';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { iso, isoOr, strings, text, type Row } from '../../../core/database/row-values.js';
+import { iso, isoOr, strings, text } from '../../../core/database/row-values.js';
 import { CollectingPersonalDataEvent } from '../../data-rights/public/events.js';
+import type { OAuthServerDb } from '../entities/index.js';
 
 /** 'Descargar mis datos', the authorization server's part: app grants, app tokens (never a hash), apps they own. */
 @EventsHandler(CollectingPersonalDataEvent)
@@ -9,22 +10,30 @@ export class AppsPersonalDataHandler implements IEventHandler<CollectingPersonal
   constructor(private readonly em: EntityManager) {}
 
   async handle(event: CollectingPersonalDataEvent): Promise<void> {
-    const db = this.em.getConnection();
+    const db = this.em.getKysely<OAuthServerDb>();
     const [grants, tokens, owned] = await Promise.all([
-      db.execute<Row[]>(
-        `select c.client_id, c.name, g.scopes, g.created_at, g.updated_at, g.revoked_at
-         from oauth_grants g join oauth_clients c on c.id = g.client_id where g.user_id = ? order by g.created_at`,
-        [event.userId],
-      ),
-      db.execute<Row[]>(
-        `select c.client_id, t.scopes, t.created_at, t.access_expires_at, t.refresh_expires_at, t.revoked_at, t.revoked_reason
-         from oauth_tokens t join oauth_clients c on c.id = t.client_id where t.user_id = ? order by t.created_at`,
-        [event.userId],
-      ),
-      db.execute<Row[]>('select name, client_id, redirect_uris, active, created_at from oauth_clients where owner_user_id = ? order by created_at', [
-        event.userId,
-      ]),
+      db
+        .selectFrom('oauth_grants as g')
+        .innerJoin('oauth_clients as c', 'c.id', 'g.client_id')
+        .select(['c.client_id', 'c.name', 'g.scopes', 'g.created_at', 'g.updated_at', 'g.revoked_at'])
+        .where('g.user_id', '=', event.userId)
+        .orderBy('g.created_at')
+        .execute(),
+      db
+        .selectFrom('oauth_tokens as t')
+        .innerJoin('oauth_clients as c', 'c.id', 't.client_id')
+        .select(['c.client_id', 't.scopes', 't.created_at', 't.access_expires_at', 't.refresh_expires_at', 't.revoked_at', 't.revoked_reason'])
+        .where('t.user_id', '=', event.userId)
+        .orderBy('t.created_at')
+        .execute(),
+      db
+        .selectFrom('oauth_clients')
+        .select(['name', 'client_id', 'redirect_uris', 'active', 'created_at'])
+        .where('owner_user_id', '=', event.userId)
+        .orderBy('created_at')
+        .execute(),
     ]);
+    // Timestamps come back as the driver's strings (MikroORM's type parsers), jsonb as parsed arrays.
     event.parts.app_grants = grants.map((row) => ({
       client_id: String(row.client_id),
       client_name: String(row.name),
