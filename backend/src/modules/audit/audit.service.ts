@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
 import type { AuditAction, AuditEvent as AuditEventView, AuditPage } from '@life/contracts';
 import { AppError } from '../../core/http/app-error.js';
 import { auditContext } from './audit-context.js';
+import type { AuditDb } from './entities/index.js';
 
 export interface AuditRecord {
   /** A fixed id makes the record idempotent (written once however often the caller runs); default random. */
@@ -34,19 +36,6 @@ export function redact(value: unknown, depth = 0): unknown {
   return value;
 }
 
-interface Row {
-  id: string;
-  at: Date;
-  action: string;
-  actor_id: string | null;
-  actor_label: string | null;
-  target_type: string | null;
-  target_id: string | null;
-  ip: string | null;
-  user_agent: string | null;
-  details: Record<string, unknown>;
-}
-
 /**
  * The audit log. Writing never fails the caller: a sign-in must not break because the log
  * could not be written (the failure itself is logged). Reading is admin-only.
@@ -60,22 +49,23 @@ export class AuditService {
   async record(entry: AuditRecord): Promise<void> {
     const context = auditContext.getStore();
     try {
-      await this.em.getConnection().execute(
-        `insert into audit_events (id, at, action, actor_id, actor_label, target_type, target_id, ip, user_agent, details)
-           values (?, now(), ?, ?, ?, ?, ?, ?, ?, ?::jsonb) on conflict (id) do nothing`,
-        [
-          entry.id ?? randomUUID(),
-          entry.action,
-          entry.actor?.id ?? (entry.actor ? null : (context?.actorId ?? null)),
-          (entry.actor?.label ?? (entry.actor ? null : (context?.actorLabel ?? null)))?.slice(0, 254) ?? null,
-          entry.target?.type.slice(0, 40) ?? null,
-          entry.target?.id?.slice(0, 254) ?? null,
-          (entry.ip === undefined ? (context?.ip ?? null) : entry.ip)?.slice(0, 64) ?? null,
-          (entry.userAgent === undefined ? (context?.userAgent ?? null) : entry.userAgent)?.slice(0, 300) ?? null,
-          JSON.stringify(redact(entry.details ?? {})),
-        ],
-        'run',
-      );
+      await this.em
+        .getKysely<AuditDb>()
+        .insertInto('audit_events')
+        .values({
+          id: entry.id ?? randomUUID(),
+          at: sql<Date>`now()`,
+          action: entry.action,
+          actor_id: entry.actor?.id ?? (entry.actor ? null : (context?.actorId ?? null)),
+          actor_label: (entry.actor?.label ?? (entry.actor ? null : (context?.actorLabel ?? null)))?.slice(0, 254) ?? null,
+          target_type: entry.target?.type.slice(0, 40) ?? null,
+          target_id: entry.target?.id?.slice(0, 254) ?? null,
+          ip: (entry.ip === undefined ? (context?.ip ?? null) : entry.ip)?.slice(0, 64) ?? null,
+          user_agent: (entry.userAgent === undefined ? (context?.userAgent ?? null) : entry.userAgent)?.slice(0, 300) ?? null,
+          details: JSON.stringify(redact(entry.details ?? {})),
+        })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute();
     } catch (error) {
       this.logger.error({ err: error, action: entry.action }, 'Could not write an audit record');
     }
@@ -87,46 +77,49 @@ export class AuditService {
    * names any more once the account is deleted. Invitations that named their e-mail lose it.
    */
   async anonymiseActor(userId: string, email: string): Promise<number> {
-    const db = this.em.getConnection();
-    const rows = await db.execute<{ id: string }[]>(
-      `update audit_events set actor_label = null, ip = null, user_agent = null
-        where actor_id = ? and (actor_label is not null or ip is not null or user_agent is not null) returning id`,
-      [userId],
-    );
-    const named = await db.execute<{ id: string }[]>(
-      `update audit_events set target_id = null where target_type = 'beta_invite' and lower(target_id) = ? returning id`,
-      [email.toLowerCase()],
-    );
+    const db = this.em.getKysely<AuditDb>();
+    const rows = await db
+      .updateTable('audit_events')
+      .set({ actor_label: null, ip: null, user_agent: null })
+      .where('actor_id', '=', userId)
+      .where((eb) => eb.or([eb('actor_label', 'is not', null), eb('ip', 'is not', null), eb('user_agent', 'is not', null)]))
+      .returning('id')
+      .execute();
+    const named = await db
+      .updateTable('audit_events')
+      .set({ target_id: null })
+      .where('target_type', '=', 'beta_invite')
+      .where((eb) => eb(eb.fn('lower', ['target_id']), '=', email.toLowerCase()))
+      .returning('id')
+      .execute();
     return rows.length + named.length;
   }
 
   async page(query: { limit: number; before?: string; action?: string }): Promise<AuditPage> {
-    const params: unknown[] = [];
-    const where: string[] = [];
+    let select = this.em.getKysely<AuditDb>().selectFrom('audit_events').selectAll();
     if (query.before) {
       const cursor = /^(\d{4}-\d\d-\d\dT[\d:.]+Z)\|([0-9a-f-]{36})$/.exec(query.before);
       if (!cursor) throw new AppError(400, 'invalid_cursor', 'El cursor no es válido: usa el next_before de la página anterior.');
-      where.push('(at, id) < (?::timestamptz, ?::uuid)');
-      params.push(cursor[1], cursor[2]);
+      const [, at, id] = cursor;
+      select = select.where((eb) => eb(eb.refTuple('at', 'id'), '<', eb.tuple(sql<Date>`${at}::timestamptz`, sql<string>`${id}::uuid`)));
     }
-    if (query.action) {
-      where.push('action = ?');
-      params.push(query.action);
-    }
-    params.push(query.limit + 1);
-    const rows = await this.em
-      .getConnection()
-      .execute<Row[]>(`select * from audit_events ${where.length ? `where ${where.join(' and ')}` : ''} order by at desc, id desc limit ?`, params);
+    if (query.action) select = select.where('action', '=', query.action);
+    const rows = await select
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(query.limit + 1)
+      .execute();
+    // Nullable columns are typed `| undefined` (optional entity properties); the database answers null.
     const items = rows.slice(0, query.limit).map((row): AuditEventView => ({
       id: row.id,
       at: new Date(row.at).toISOString(),
       action: row.action,
-      actor_id: row.actor_id,
-      actor_label: row.actor_label,
-      target_type: row.target_type,
-      target_id: row.target_id,
-      ip: row.ip,
-      user_agent: row.user_agent,
+      actor_id: row.actor_id ?? null,
+      actor_label: row.actor_label ?? null,
+      target_type: row.target_type ?? null,
+      target_id: row.target_id ?? null,
+      ip: row.ip ?? null,
+      user_agent: row.user_agent ?? null,
       details: row.details ?? {},
     }));
     const last = items[items.length - 1];

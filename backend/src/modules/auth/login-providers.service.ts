@@ -1,9 +1,11 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { CreateRequestContext } from '@mikro-orm/decorators/legacy';
 import { EntityManager, MikroORM, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
 import { LOGIN_PROVIDERS, SECRET_MASK, type LoginProviderDto, type LoginProviderInput } from '@life/contracts';
 import { KeyRing } from '../../core/crypto/key-ring.js';
 import { AuthError, AuthErrorCode } from './auth.errors.js';
+import type { AuthDb } from './entities/index.js';
 import { LoginProvider } from './entities/login-provider.entity.js';
 import { LOGIN_PROVIDER_DEFAULTS } from './login-providers.defaults.js';
 
@@ -43,11 +45,25 @@ export class LoginProvidersService implements OnApplicationBootstrap {
   @CreateRequestContext()
   async onApplicationBootstrap(): Promise<void> {
     for (const defaults of LOGIN_PROVIDER_DEFAULTS) {
-      const inserted = await this.em.getConnection().execute(
-        `insert into login_providers (id, created_at, updated_at, service_name, service_type, description, base_url, auth_url, token_url, user_url, scopes)
-         values (gen_random_uuid(), now(), now(), ?, 'login', ?, ?, ?, ?, ?, ?) on conflict (service_name) do nothing returning id`,
-        [defaults.serviceName, defaults.description, defaults.baseUrl, defaults.authUrl, defaults.tokenUrl, defaults.userUrl, defaults.scopes],
-      );
+      const inserted = await this.em
+        .getKysely<AuthDb>()
+        .insertInto('login_providers')
+        .values({
+          id: sql<string>`gen_random_uuid()`,
+          created_at: sql<Date>`now()`,
+          updated_at: sql<Date>`now()`,
+          service_name: defaults.serviceName,
+          service_type: 'login',
+          description: defaults.description,
+          base_url: defaults.baseUrl,
+          auth_url: defaults.authUrl,
+          token_url: defaults.tokenUrl,
+          user_url: defaults.userUrl,
+          scopes: defaults.scopes,
+        })
+        .onConflict((oc) => oc.column('service_name').doNothing())
+        .returning('id')
+        .execute();
       if (inserted.length > 0) this.logger.log(`Created default login provider ${defaults.serviceName}`);
     }
   }

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { DataExport as DataExportView, DataExportDocument, DataExportStatus } from '@life/contracts';
-import { iso, isoOr, type Row } from '../../core/database/row-values.js';
+import { sql } from 'kysely';
+import { iso, isoOr } from '../../core/database/row-values.js';
+import type { DataRightsDb } from './entities/index.js';
 
 interface ExportRow {
   id: string;
@@ -22,18 +24,26 @@ export const toDataExportView = (row: ExportRow): DataExportView => ({
   size_bytes: row.size_bytes === null ? null : Number(row.size_bytes),
 });
 
-const EXPORT_COLUMNS = 'id, user_id, status, created_at, finished_at, expires_at, size_bytes';
+const EXPORT_COLUMNS = ['id', 'user_id', 'status', 'created_at', 'finished_at', 'expires_at', 'size_bytes'] as const;
 
-/** Raw queries may answer timestamps as text: always hand out Dates. */
+/** Timestamps come back as text (MikroORM's pg type parsers), whatever the query builder's types say: always hand out Dates. */
 const date = (value: unknown): Date | null => (value === null || value === undefined ? null : value instanceof Date ? value : new Date(String(value)));
 
-const exportRow = (row: ExportRow): ExportRow => ({
-  ...row,
+/** A row as the query builder hands it: timestamps typed as Dates but text at run time, nullable columns typed `| undefined`. */
+type SelectedExport = Pick<ExportRow, 'id' | 'user_id' | 'status'> & Record<'created_at' | 'finished_at' | 'expires_at' | 'size_bytes', unknown>;
+
+const exportRow = (row: SelectedExport): ExportRow => ({
+  id: row.id,
+  user_id: row.user_id,
+  status: row.status,
   created_at: date(row.created_at)!,
   finished_at: date(row.finished_at),
   expires_at: date(row.expires_at),
-  size_bytes: row.size_bytes === null ? null : Number(row.size_bytes),
+  size_bytes: row.size_bytes === null || row.size_bytes === undefined ? null : Number(row.size_bytes),
 });
+
+const OPEN = ['pending', 'running'] as const;
+const now = () => sql<Date>`now()`;
 
 /**
  * Data-rights' own table, `data_exports`: the requests, the finished files, their expiry. The
@@ -44,90 +54,126 @@ const exportRow = (row: ExportRow): ExportRow => ({
 export class PersonalDataRepository {
   constructor(private readonly em: EntityManager) {}
 
-  private query<T = Row>(sql: string, params: unknown[] = []): Promise<T[]> {
-    return this.em.getConnection().execute<T[]>(sql, params);
+  private get db() {
+    return this.em.getKysely<DataRightsDb>();
   }
 
   // --- exports -------------------------------------------------------------------------
 
   async openExportOf(userId: string): Promise<ExportRow | null> {
-    const rows = await this.query<ExportRow>(
-      `select ${EXPORT_COLUMNS} from data_exports where user_id = ? and status in ('pending', 'running') order by created_at desc limit 1`,
-      [userId],
-    );
-    return rows[0] ? exportRow(rows[0]) : null;
+    const row = await this.db
+      .selectFrom('data_exports')
+      .select(EXPORT_COLUMNS)
+      .where('user_id', '=', userId)
+      .where('status', 'in', OPEN)
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? exportRow(row) : null;
   }
 
   async createExport(userId: string): Promise<ExportRow> {
-    const rows = await this.query<ExportRow>(
-      `insert into data_exports (id, user_id, status, created_at, attempts) values (gen_random_uuid(), ?, 'pending', now(), 0) returning ${EXPORT_COLUMNS}`,
-      [userId],
-    );
-    return exportRow(rows[0]!);
+    const row = await this.db
+      .insertInto('data_exports')
+      .values({ id: sql<string>`gen_random_uuid()`, user_id: userId, status: 'pending', created_at: now(), attempts: 0 })
+      .returning(EXPORT_COLUMNS)
+      .executeTakeFirstOrThrow();
+    return exportRow(row);
   }
 
   async exportOf(userId: string, exportId: string): Promise<ExportRow | null> {
-    const rows = await this.query<ExportRow>(`select ${EXPORT_COLUMNS} from data_exports where id = ? and user_id = ?`, [exportId, userId]);
-    return rows[0] ? exportRow(rows[0]) : null;
+    const row = await this.db.selectFrom('data_exports').select(EXPORT_COLUMNS).where('id', '=', exportId).where('user_id', '=', userId).executeTakeFirst();
+    return row ? exportRow(row) : null;
   }
 
   async exportContent(userId: string, exportId: string): Promise<string | null> {
-    const rows = await this.query<{ content: string | null }>(`select content from data_exports where id = ? and user_id = ? and status = 'ready'`, [
-      exportId,
-      userId,
-    ]);
-    return rows[0]?.content ?? null;
+    const row = await this.db
+      .selectFrom('data_exports')
+      .select('content')
+      .where('id', '=', exportId)
+      .where('user_id', '=', userId)
+      .where('status', '=', 'ready')
+      .executeTakeFirst();
+    return row?.content ?? null;
   }
 
   /** Marks the export as being built; null when it is gone or already finished. */
   async claimExport(exportId: string): Promise<{ userId: string } | null> {
-    const rows = await this.query<{ user_id: string }>(
-      `update data_exports set status = 'running', started_at = now(), attempts = attempts + 1
-        where id = ? and status in ('pending', 'running') returning user_id`,
-      [exportId],
-    );
-    return rows[0] ? { userId: rows[0].user_id } : null;
+    const row = await this.db
+      .updateTable('data_exports')
+      .set((eb) => ({ status: 'running', started_at: now(), attempts: eb('attempts', '+', 1) }))
+      .where('id', '=', exportId)
+      .where('status', 'in', OPEN)
+      .returning('user_id')
+      .executeTakeFirst();
+    return row ? { userId: row.user_id } : null;
   }
 
   async finishExport(exportId: string, content: string, ttlHours: number): Promise<boolean> {
-    const rows = await this.query(
-      `update data_exports set status = 'ready', content = ?, size_bytes = ?, finished_at = now(), expires_at = now() + make_interval(hours => ?), last_error = null
-        where id = ? and status = 'running' returning id`,
-      [content, Buffer.byteLength(content), ttlHours, exportId],
-    );
+    const rows = await this.db
+      .updateTable('data_exports')
+      .set({
+        status: 'ready',
+        content,
+        size_bytes: Buffer.byteLength(content),
+        finished_at: now(),
+        expires_at: sql<Date>`now() + make_interval(hours => ${ttlHours})`,
+        last_error: null,
+      })
+      .where('id', '=', exportId)
+      .where('status', '=', 'running')
+      .returning('id')
+      .execute();
     return rows.length > 0;
   }
 
   async failExport(exportId: string, reason: string, final: boolean): Promise<void> {
-    await this.query(
-      `update data_exports set last_error = ?, status = case when ? then 'failed'::data_export_status else status end, finished_at = case when ? then now() else finished_at end
-        where id = ? and status in ('pending', 'running')`,
-      [reason.slice(0, 300), final, final, exportId],
-    );
+    // A final failure also closes the request; otherwise only the reason is kept for the next attempt.
+    await this.db
+      .updateTable('data_exports')
+      .set(final ? { last_error: reason.slice(0, 300), status: 'failed', finished_at: now() } : { last_error: reason.slice(0, 300) })
+      .where('id', '=', exportId)
+      .where('status', 'in', OPEN)
+      .execute();
   }
 
   /** Exports waiting for a worker for more than `olderThanMs` (their job may have been lost with Redis). */
   async stalledExportIds(olderThanMs: number, limit = 500): Promise<string[]> {
-    const rows = await this.query<{ id: string }>(
-      `select id from data_exports where status in ('pending', 'running') and created_at < now() - make_interval(secs => ?) order by created_at limit ?`,
-      [olderThanMs / 1000, limit],
-    );
+    const rows = await this.db
+      .selectFrom('data_exports')
+      .select('id')
+      .where('status', 'in', OPEN)
+      .where('created_at', '<', sql<Date>`now() - make_interval(secs => ${olderThanMs / 1000})`)
+      .orderBy('created_at')
+      .limit(limit)
+      .execute();
     return rows.map((row) => row.id);
   }
 
   /** Deletes files past their expiry, and requests that never finished within a day. */
   async deleteExpiredExports(staleAfterHours: number): Promise<number> {
-    const rows = await this.query(
-      `delete from data_exports where expires_at < now() or (status <> 'ready' and created_at < now() - make_interval(hours => ?)) returning id`,
-      [staleAfterHours],
-    );
+    const rows = await this.db
+      .deleteFrom('data_exports')
+      .where((eb) =>
+        eb.or([
+          eb('expires_at', '<', now()),
+          eb.and([eb('status', '<>', 'ready'), eb('created_at', '<', sql<Date>`now() - make_interval(hours => ${staleAfterHours})`)]),
+        ]),
+      )
+      .returning('id')
+      .execute();
     return rows.length;
   }
 
   // --- the person's own list, for their export -----------------------------------------
 
   async exportsListOf(userId: string): Promise<DataExportDocument['data_exports']> {
-    const rows = await this.query('select created_at, status, finished_at from data_exports where user_id = ? order by created_at', [userId]);
+    const rows = await this.db
+      .selectFrom('data_exports')
+      .select(['created_at', 'status', 'finished_at'])
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .execute();
     return rows.map((row) => ({ created_at: isoOr(row.created_at), status: String(row.status), finished_at: iso(row.finished_at) }));
   }
 }

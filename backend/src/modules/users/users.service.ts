@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import { USERNAME_MAX, USERNAME_MIN, type UserProfile } from '@life/contracts';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import type { UsersDb } from './entities/index.js';
 import { User } from './entities/user.entity.js';
 import { UsersError, UsersErrorCode } from './users.errors.js';
 
@@ -37,13 +38,23 @@ export class UsersService {
     return this.config.adminEmails.includes(email.toLowerCase());
   }
 
+  /** Whether someone (other than `exceptUserId`) has this username, whatever its case. */
+  private async usernameTaken(username: string, exceptUserId?: string): Promise<boolean> {
+    let query = this.em
+      .getKysely<UsersDb>()
+      .selectFrom('users')
+      .select((eb) => eb.lit(1).as('n'))
+      .where((eb) => eb(eb.fn('lower', ['username']), '=', eb.fn('lower', [eb.val(username)])));
+    if (exceptUserId !== undefined) query = query.where('id', '<>', exceptUserId);
+    return (await query.limit(1).executeTakeFirst()) !== undefined;
+  }
+
   /** A username no one has (case-insensitively): the candidate, else candidate + a number. */
   private async freeUsername(candidate: string): Promise<string> {
     for (let attempt = 0; attempt < 50; attempt++) {
       const suffix = attempt === 0 ? '' : String(attempt + 1);
       const name = `${candidate.slice(0, USERNAME_MAX - suffix.length)}${suffix}`;
-      const taken = await this.em.getConnection().execute<{ n: number }[]>('select 1 as n from users where lower(username) = lower(?) limit 1', [name]);
-      if (taken.length === 0) return name;
+      if (!(await this.usernameTaken(name))) return name;
     }
     return `${candidate.slice(0, USERNAME_MAX - 9)}${Date.now().toString(36).slice(-8)}`;
   }
@@ -72,10 +83,7 @@ export class UsersService {
     const user = await this.findById(userId);
     if (!user) throw new UsersError(UsersErrorCode.UserNotFound, 'No existe ese usuario.');
     if (user.username === username) return toProfile(user);
-    const clash = await this.em
-      .getConnection()
-      .execute<{ n: number }[]>('select 1 as n from users where lower(username) = lower(?) and id <> ? limit 1', [username, userId]);
-    if (clash.length > 0) throw new UsersError(UsersErrorCode.UsernameTaken, 'Ese nombre de usuario ya está en uso.');
+    if (await this.usernameTaken(username, userId)) throw new UsersError(UsersErrorCode.UsernameTaken, 'Ese nombre de usuario ya está en uso.');
     user.username = username;
     try {
       await this.em.flush();

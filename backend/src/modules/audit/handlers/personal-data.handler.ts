@@ -1,7 +1,8 @@
 import { EventsHandler, type IEventHandler } from '@nestjs/cqrs';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { isoOr, text, type Row } from '../../../core/database/row-values.js';
+import { isoOr, text } from '../../../core/database/row-values.js';
 import { CollectingPersonalDataEvent } from '../../data-rights/public/events.js';
+import type { AuditDb } from '../entities/index.js';
 
 /** 'Descargar mis datos', the audit log's part: what they did. */
 @EventsHandler(CollectingPersonalDataEvent)
@@ -10,10 +11,13 @@ export class AuditPersonalDataHandler implements IEventHandler<CollectingPersona
 
   async handle(event: CollectingPersonalDataEvent): Promise<void> {
     const activity = await this.em
-      .getConnection()
-      .execute<Row[]>('select at, action, target_type, target_id, ip, user_agent, details from audit_events where actor_id = ? order by at, id', [
-        event.userId,
-      ]);
+      .getKysely<AuditDb>()
+      .selectFrom('audit_events')
+      .select(['at', 'action', 'target_type', 'target_id', 'ip', 'user_agent', 'details'])
+      .where('actor_id', '=', event.userId)
+      .orderBy('at')
+      .orderBy('id')
+      .execute();
     event.parts.activity = activity.map((row) => ({
       at: isoOr(row.at),
       action: String(row.action),

@@ -1,7 +1,8 @@
 import { EventsHandler, type IEventHandler } from '@nestjs/cqrs';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { iso, isoOr, text, type Row } from '../../../core/database/row-values.js';
+import { iso, isoOr, text } from '../../../core/database/row-values.js';
 import { CollectingPersonalDataEvent } from '../../data-rights/public/events.js';
+import type { AuthDb } from '../entities/index.js';
 
 /** 'Descargar mis datos', auth's part: sign-in identities, sessions (never the token hash), the beta invitation. */
 @EventsHandler(CollectingPersonalDataEvent)
@@ -9,15 +10,21 @@ export class AuthPersonalDataHandler implements IEventHandler<CollectingPersonal
   constructor(private readonly em: EntityManager) {}
 
   async handle(event: CollectingPersonalDataEvent): Promise<void> {
-    const db = this.em.getConnection();
+    const db = this.em.getKysely<AuthDb>();
     const [identities, sessions, invitations] = await Promise.all([
-      db.execute<Row[]>('select provider, subject, email, created_at, last_login_at from user_identities where user_id = ? order by created_at', [
-        event.userId,
-      ]),
-      db.execute<Row[]>('select created_at, last_used_at, expires_at, revoked_at, ip, user_agent from sessions where user_id = ? order by created_at', [
-        event.userId,
-      ]),
-      db.execute<Row[]>('select email, created_at from beta_invites where email = ?', [event.email.toLowerCase()]),
+      db
+        .selectFrom('user_identities')
+        .select(['provider', 'subject', 'email', 'created_at', 'last_login_at'])
+        .where('user_id', '=', event.userId)
+        .orderBy('created_at')
+        .execute(),
+      db
+        .selectFrom('sessions')
+        .select(['created_at', 'last_used_at', 'expires_at', 'revoked_at', 'ip', 'user_agent'])
+        .where('user_id', '=', event.userId)
+        .orderBy('created_at')
+        .execute(),
+      db.selectFrom('beta_invites').select(['email', 'created_at']).where('email', '=', event.email.toLowerCase()).execute(),
     ]);
     event.parts.sign_in_identities = identities.map((row) => ({
       provider: String(row.provider),

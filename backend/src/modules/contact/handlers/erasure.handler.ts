@@ -1,6 +1,7 @@
 import { EventsHandler, type IEventHandler } from '@nestjs/cqrs';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { ErasingAccountEvent } from '../../data-rights/public/events.js';
+import type { ContactDb } from '../entities/index.js';
 
 /** Erasure, contact's part: the messages the person sent, signed in or by their e-mail. */
 @EventsHandler(ErasingAccountEvent)
@@ -9,7 +10,9 @@ export class ContactErasureHandler implements IEventHandler<ErasingAccountEvent>
 
   async handle(event: ErasingAccountEvent): Promise<void> {
     await this.em
-      .getConnection()
-      .execute('delete from contact_messages where user_id = ? or lower(email) = ?', [event.userId, event.email.toLowerCase()], 'run');
+      .getKysely<ContactDb>()
+      .deleteFrom('contact_messages')
+      .where((eb) => eb.or([eb('user_id', '=', event.userId), eb(eb.fn('lower', ['email']), '=', event.email.toLowerCase())]))
+      .execute();
   }
 }

@@ -1,7 +1,8 @@
 import { EventsHandler, type IEventHandler } from '@nestjs/cqrs';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { iso, isoOr, type Row } from '../../../core/database/row-values.js';
+import { iso, isoOr } from '../../../core/database/row-values.js';
 import { CollectingPersonalDataEvent } from '../../data-rights/public/events.js';
+import type { ContactDb } from '../entities/index.js';
 
 /** 'Descargar mis datos', contact's part: the messages they sent (never the keyed IP hash). */
 @EventsHandler(CollectingPersonalDataEvent)
@@ -9,11 +10,13 @@ export class ContactPersonalDataHandler implements IEventHandler<CollectingPerso
   constructor(private readonly em: EntityManager) {}
 
   async handle(event: CollectingPersonalDataEvent): Promise<void> {
-    const messages = await this.em.getConnection().execute<Row[]>(
-      `select created_at, name, email, subject, message, status, sent_at from contact_messages
-        where user_id = ? or lower(email) = ? order by created_at`,
-      [event.userId, event.email.toLowerCase()],
-    );
+    const messages = await this.em
+      .getKysely<ContactDb>()
+      .selectFrom('contact_messages')
+      .select(['created_at', 'name', 'email', 'subject', 'message', 'status', 'sent_at'])
+      .where((eb) => eb.or([eb('user_id', '=', event.userId), eb(eb.fn('lower', ['email']), '=', event.email.toLowerCase())]))
+      .orderBy('created_at')
+      .execute();
     event.parts.contact_messages = messages.map((row) => ({
       created_at: isoOr(row.created_at),
       name: String(row.name),
