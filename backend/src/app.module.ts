@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { CoreModule, type CoreOptions } from './core/core.module.js';
 import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from './migrations/index.js';
+import { SEALED_TABLES } from './sealed-columns.js';
 import { AdminModule } from './modules/admin/admin.module.js';
 import { AuditModule } from './modules/audit/audit.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
@@ -16,12 +17,12 @@ import { UsersModule } from './modules/users/users.module.js';
 
 @Module({})
 export class AppModule {
-  static forRoot(options: Omit<CoreOptions, 'orm'>): DynamicModule {
+  static forRoot(options: Omit<CoreOptions, 'orm' | 'sealedTables'>): DynamicModule {
     const web = options.role !== 'worker';
     return {
       module: AppModule,
       imports: [
-        CoreModule.forRoot({ ...options, orm: { entities: ENTITIES, migrations: MIGRATIONS } }),
+        CoreModule.forRoot({ ...options, orm: { entities: ENTITIES, migrations: MIGRATIONS }, sealedTables: SEALED_TABLES }),
         AuditModule.forRoot(options.role),
         BillingModule.forRoot(options.role),
         ExternalServicesModule.forRoot(options.role),

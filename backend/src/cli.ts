@@ -14,7 +14,8 @@ import { embeddedUrlFile } from './core/database/embedded-postgres.js';
 import { appOrmConfig } from './database.js';
 import { assertNodeVersion } from './core/node-version.js';
 import { requestRotation } from './modules/external-services/key-rotation.cli.js';
-import { keyUsage, type Execute } from './modules/external-services/vault-keys.js';
+import { keyUsage, type Execute } from './core/crypto/sealed-columns.js';
+import { SEALED_TABLES } from './sealed-columns.js';
 import { AuditService } from './modules/audit/audit.service.js';
 import { ClientsService } from './modules/oauth-server/clients.service.js';
 import { SigningKeysService } from './modules/oauth-server/signing-keys.service.js';
@@ -77,7 +78,7 @@ export const COMMANDS: Record<string, Command> = {
       await withOrm(async (orm) => {
         const connection = orm.em.fork().getConnection();
         const execute: Execute = <T>(sql: string, params: unknown[] = []) => connection.execute(sql, params) as Promise<T>;
-        const usage = await keyUsage(execute);
+        const usage = await keyUsage(execute, SEALED_TABLES);
         console.log(`Primary key: ${ring.primaryId}; ring: ${ring.keyIds.join(', ')}`);
         for (const row of usage)
           console.log(`  ${`${row.table}.${row.column}`.padEnd(50)} ${row.keyId.padEnd(20)} ${row.count}${row.keyId === ring.primaryId ? '' : '  (stale)'}`);

@@ -14,7 +14,8 @@ import { CatalogService } from '../src/modules/external-services/catalog.service
 import { ExternalService } from '../src/modules/external-services/entities/external-service.entity.js';
 import { VAULT_QUEUE } from '../src/modules/external-services/jobs/token-refresh.job.js';
 import { requestRotation } from '../src/modules/external-services/key-rotation.cli.js';
-import { keyUsage, SEALED_TABLES, type Execute } from '../src/modules/external-services/vault-keys.js';
+import { keyUsage, type Execute } from '../src/core/crypto/sealed-columns.js';
+import { SEALED_TABLES } from '../src/sealed-columns.js';
 import { bearer, seedUsers, type SeededUser } from './helpers/seed.js';
 import { startTestApp, testEnv, TEST_REDIS_URL, type TestApp } from './helpers/test-app.js';
 
@@ -174,7 +175,7 @@ describe('connections: key rotation re-seals every secret without downtime (real
     // No value carries the old key id any more.
     const connection = next.get(MikroORM).em.fork().getConnection();
     const execute: Execute = <T>(sql: string, params: unknown[] = []) => connection.execute(sql, params) as Promise<T>;
-    expect(new Set((await keyUsage(execute)).map((u) => u.keyId))).toEqual(new Set(['new2']));
+    expect(new Set((await keyUsage(execute, SEALED_TABLES)).map((u) => u.keyId))).toEqual(new Set(['new2']));
 
     // Everything decrypts with the new key alone (the old one can go): secrets unchanged, and
     // connection tokens unchanged unless a refresh replaced them meanwhile.

@@ -5,6 +5,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { KeyRing } from './crypto/key-ring.js';
+import { SEALED_TABLES, type SealedTable } from './crypto/sealed-columns.js';
 import { AwaitingEventPublisher } from './events/awaiting-event-publisher.js';
 import { OutboxRelaySweeper } from './outbox/outbox-relay.sweeper.js';
 import { OutboxProcessor } from './outbox/outbox.processor.js';
@@ -32,6 +33,8 @@ export interface CoreOptions {
   role: ProcessRole;
   /** The modules' entities and the migrations, from the app's composition root. */
   orm: Pick<OrmOptions, 'entities' | 'migrations'>;
+  /** Every module's sealed columns, for key rotation. */
+  sealedTables: readonly SealedTable[];
 }
 
 /** Configuration, logging, database, Redis, queues, rate limits, errors, validation and API docs. */
@@ -56,6 +59,7 @@ export class CoreModule {
       providers: [
         { provide: APP_CONFIG, useValue: config },
         { provide: KeyRing, useValue: keyRing },
+        { provide: SEALED_TABLES, useValue: options.sealedTables },
         { provide: PROCESS_ROLE, useValue: role },
         { provide: SpaIndex, useValue: new SpaIndex(config.staticDir) },
         { provide: APP_FILTER, useClass: GlobalExceptionFilter },
@@ -70,6 +74,7 @@ export class CoreModule {
       ],
       exports: [
         APP_CONFIG,
+        SEALED_TABLES,
         AwaitingEventPublisher,
         OutboxService,
         KeyRing,

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Job, Queue } from 'bullmq';
 import { REENCRYPT, VAULT_QUEUE, type ReencryptJob } from './jobs/token-refresh.job.js';
-import type { RotationResult } from './vault-keys.js';
+import type { RotationResult } from '../../core/crypto/sealed-columns.js';
 
 export interface RotationRequest {
   redisUrl: string;

@@ -1,10 +1,22 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { KeyRing } from '../../core/crypto/key-ring.js';
+import {
+  keyUsage,
+  reencryptAll,
+  SEALED_TABLES,
+  staleCount,
+  type Execute,
+  type KeyUsage,
+  type RotationResult,
+  type SealedTable,
+} from '../../core/crypto/sealed-columns.js';
 import { RefreshLock, type HeldLock } from './refresh-lock.js';
-import { keyUsage, reencryptAll, staleCount, type Execute, type KeyUsage, type RotationResult } from './vault-keys.js';
 
-/** Key rotation inside a worker: re-seals every stored secret under the ring's primary key. */
+/**
+ * Key rotation inside a worker: re-seals every stored secret of every module under the ring's
+ * primary key (core's engine over the app's SEALED_TABLES), holding connections' refresh locks.
+ */
 @Injectable()
 export class VaultRotationService {
   private readonly logger = new Logger('KeyRotation');
@@ -13,6 +25,7 @@ export class VaultRotationService {
     private readonly em: EntityManager,
     private readonly keyRing: KeyRing,
     private readonly lock: RefreshLock,
+    @Inject(SEALED_TABLES) private readonly tables: readonly SealedTable[],
   ) {}
 
   private get execute(): Execute {
@@ -25,16 +38,16 @@ export class VaultRotationService {
   }
 
   usage(): Promise<KeyUsage[]> {
-    return keyUsage(this.execute);
+    return keyUsage(this.execute, this.tables);
   }
 
   stale(): Promise<number> {
-    return staleCount(this.execute, this.keyRing.primaryId);
+    return staleCount(this.execute, this.tables, this.keyRing.primaryId);
   }
 
   async reencryptAll(progress?: (done: number) => Promise<void> | void): Promise<RotationResult> {
     this.logger.log(`Re-sealing stored secrets under key ${this.keyRing.primaryId}`);
-    const result = await reencryptAll(this.execute, this.keyRing, {
+    const result = await reencryptAll(this.execute, this.tables, this.keyRing, {
       lockRows: (ids) => this.lock.acquireMany(ids),
       unlockRows: (locks) => this.lock.releaseMany(locks.values() as Iterable<HeldLock>),
       progress,

@@ -1,7 +1,7 @@
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger } from '@nestjs/common';
 import type { Job } from 'bullmq';
-import type { RotationResult } from '../vault-keys.js';
+import type { RotationResult } from '../../../core/crypto/sealed-columns.js';
 import { VaultRotationService } from '../vault-rotation.service.js';
 import { VAULT_QUEUE, type ReencryptJob } from './token-refresh.job.js';
 

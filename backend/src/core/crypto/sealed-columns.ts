@@ -1,30 +1,21 @@
-import { KeyRing } from '../../core/crypto/key-ring.js';
-
 /**
- * Every column that holds a key-ring ciphertext, with the associated data it is sealed under:
- * `<table>:<row id>:<aad>` (TokenVault's rule, and LoginProvidersService's for its secret).
- * A new sealed column must be listed here, or key rotation leaves it under the old key.
+ * Key rotation over the sealed columns every module declares: a core capability like the
+ * migrations, run by external-services' `vault-keys` job and the CLI. Each module lists its own
+ * sealed columns (`modules/<m>/sealed-columns.ts`); the app composes them; a column missing from
+ * those lists stays under its old key after a rotation (connections-keys.test checks them all).
  */
-export const SEALED_TABLES: { table: string; columns: { column: string; aad: string }[]; lockedByRefresh?: boolean }[] = [
-  {
-    table: 'external_services',
-    columns: [
-      { column: 'app_secret_encrypted', aad: 'app_secret' },
-      { column: 'api_key_encrypted', aad: 'api_key' },
-    ],
-  },
-  { table: 'user_service_credentials', columns: [{ column: 'client_secret_encrypted', aad: 'client_secret' }] },
-  {
-    table: 'service_connections',
-    columns: [
-      { column: 'access_token_encrypted', aad: 'access_token' },
-      { column: 'refresh_token_encrypted', aad: 'refresh_token' },
-    ],
-    // A refresh rewrites these columns: re-seal a row only while holding its refresh lock.
-    lockedByRefresh: true,
-  },
-  { table: 'login_providers', columns: [{ column: 'app_secret_encrypted', aad: 'app_secret' }] },
-];
+import { KeyRing } from './key-ring.js';
+
+/** A table with key-ring ciphertexts, each sealed under `<table>:<row id>:<aad>` (TokenVault's rule). */
+export interface SealedTable {
+  table: string;
+  columns: { column: string; aad: string }[];
+  /** Rows a token refresh rewrites: re-seal one only while holding its refresh lock (RotationHooks). */
+  lockedByRefresh?: boolean;
+}
+
+/** The injection token for every module's sealed tables, composed by the app (src/sealed-columns.ts). */
+export const SEALED_TABLES = Symbol('SEALED_TABLES');
 
 /** Runs SQL with `?` placeholders and returns the rows (MikroORM's `getConnection().execute`). */
 export type Execute = <T>(sql: string, params?: unknown[]) => Promise<T>;
@@ -40,9 +31,9 @@ export interface KeyUsage {
 }
 
 /** How many stored values each key id sealed, per column. */
-export async function keyUsage(execute: Execute): Promise<KeyUsage[]> {
+export async function keyUsage(execute: Execute, tables: readonly SealedTable[]): Promise<KeyUsage[]> {
   const usage: KeyUsage[] = [];
-  for (const { table, columns } of SEALED_TABLES) {
+  for (const { table, columns } of tables) {
     for (const { column } of columns) {
       // Raw SQL: the key-rotation engine builds its statements over SEALED_TABLES (tables and columns of several modules), not one entity.
       const rows = await execute<{ key_id: string; n: string }[]>(
@@ -55,8 +46,8 @@ export async function keyUsage(execute: Execute): Promise<KeyUsage[]> {
 }
 
 /** Values not sealed under `primaryId` (what a rotation still has to re-seal). */
-export async function staleCount(execute: Execute, primaryId: string): Promise<number> {
-  return (await keyUsage(execute)).filter((usage) => usage.keyId !== primaryId).reduce((sum, usage) => sum + usage.count, 0);
+export async function staleCount(execute: Execute, tables: readonly SealedTable[], primaryId: string): Promise<number> {
+  return (await keyUsage(execute, tables)).filter((usage) => usage.keyId !== primaryId).reduce((sum, usage) => sum + usage.count, 0);
 }
 
 export interface RotationResult {
@@ -89,11 +80,11 @@ const BUSY_RETRIES = 20;
  * holds what was read), so concurrent writes are never overwritten. Safe to run while the app
  * serves traffic and workers refresh tokens, and safe to run twice.
  */
-export async function reencryptAll(execute: Execute, ring: KeyRing, hooks: RotationHooks = {}): Promise<RotationResult> {
+export async function reencryptAll(execute: Execute, tables: readonly SealedTable[], ring: KeyRing, hooks: RotationHooks = {}): Promise<RotationResult> {
   const primary = ring.primaryId;
   const result: RotationResult = { primaryKeyId: primary, reencrypted: 0, failed: 0, busy: 0, stale: 0, byTable: {} };
   const batchSize = hooks.batchSize ?? BATCH;
-  for (const { table, columns, lockedByRefresh } of SEALED_TABLES) {
+  for (const { table, columns, lockedByRefresh } of tables) {
     const staleWhere = columns.map(({ column }) => `(${column} is not null and ${column} <> '' and ${keyIdSql(column)} <> ?)`).join(' or ');
     const staleParams = columns.map(() => primary);
     let deferred: string[] = [];
@@ -179,6 +170,6 @@ export async function reencryptAll(execute: Execute, ring: KeyRing, hooks: Rotat
     }
     result.busy += deferred.length;
   }
-  result.stale = await staleCount(execute, primary);
+  result.stale = await staleCount(execute, tables, primary);
   return result;
 }
