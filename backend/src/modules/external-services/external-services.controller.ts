@@ -10,19 +10,18 @@ import {
   UserCredentialInputSchema,
   UserCredentialSchema,
 } from '@life/contracts';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { Contract } from '../../core/http/contract.js';
 import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-user.decorator.js';
-import { CatalogService } from './catalog.service.js';
-import { ConnectionsService } from './connections.service.js';
-import { CredentialsService } from './credentials.service.js';
+import { DisconnectServiceCommand, FinishConnectionCommand, SaveOwnCredentialsCommand, StartConnectionCommand } from './public/commands.js';
+import { ListPersonServicesQuery, OwnCredentialsQuery } from './public/queries.js';
 
 @Controller()
 export class ExternalServicesController {
   constructor(
-    private readonly catalog: CatalogService,
-    private readonly connections: ConnectionsService,
-    private readonly credentials: CredentialsService,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
   ) {}
 
   @Get('api/external-services/all')
@@ -33,7 +32,7 @@ export class ExternalServicesController {
     response: ExternalServiceListSchema,
   })
   list(@CurrentUser() user: AuthenticatedUser) {
-    return this.catalog.listFor(user.id);
+    return this.queries.execute(new ListPersonServicesQuery(user.id));
   }
 
   @Post('api/external-services/:service_name/auth')
@@ -47,7 +46,7 @@ export class ExternalServicesController {
     errors: [400, 404, 409, 503],
   })
   auth(@CurrentUser() user: AuthenticatedUser, @Param('service_name') serviceName: string) {
-    return this.connections.authUrl(user.id, serviceName);
+    return this.commands.execute(new StartConnectionCommand(user.id, serviceName));
   }
 
   @Get('callback/:service')
@@ -60,20 +59,14 @@ export class ExternalServicesController {
     response: ServiceCallbackSchema,
     errors: [400, 404, 502, 503],
   })
-  async callback(
+  callback(
     @CurrentUser() user: AuthenticatedUser,
     @Param('service') service: string,
     @Query() query: { code: string; state: string },
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     void reply.header('cache-control', 'no-store');
-    const connection = await this.connections.finish(user, service, query.code, query.state);
-    return {
-      service,
-      connected: true as const,
-      account_name: connection.accountName ?? null,
-      user: { id: user.id, username: user.username, email: user.email, role: user.role },
-    };
+    return this.commands.execute(new FinishConnectionCommand(user, service, query.code, query.state));
   }
 
   @Delete('api/external-services/:service_name/connection')
@@ -86,7 +79,7 @@ export class ExternalServicesController {
     errors: [404],
   })
   disconnect(@CurrentUser() user: AuthenticatedUser, @Param('service_name') serviceName: string) {
-    return this.connections.disconnect(user.id, serviceName);
+    return this.commands.execute(new DisconnectServiceCommand(user.id, serviceName));
   }
 
   @Get('api/external-services-user/:service_name')
@@ -99,7 +92,7 @@ export class ExternalServicesController {
     errors: [404],
   })
   getCredentials(@CurrentUser() user: AuthenticatedUser, @Param('service_name') serviceName: string) {
-    return this.credentials.get(user.id, serviceName);
+    return this.queries.execute(new OwnCredentialsQuery(user.id, serviceName));
   }
 
   @Post('api/external-services-user')
@@ -113,6 +106,6 @@ export class ExternalServicesController {
     errors: [404],
   })
   saveCredentials(@CurrentUser() user: AuthenticatedUser, @Body() body: { service_name: string; client_id: string; client_secret: string }) {
-    return this.credentials.save(user.id, body);
+    return this.commands.execute(new SaveOwnCredentialsCommand(user.id, body));
   }
 }

@@ -10,8 +10,10 @@ import { TokenRefreshProcessor } from './jobs/token-refresh.processor.js';
 import { TokenRefreshSweeper } from './jobs/token-refresh.sweeper.js';
 import { VaultKeysProcessor } from './jobs/vault-keys.processor.js';
 import { UpdateCatalogServiceHandler } from './handlers/admin.handlers.js';
+import { CONNECTIONS_HANDLERS } from './handlers/connections.handlers.js';
 import { ConnectionsErasureHandler } from './handlers/erasure.handler.js';
 import { ConnectionsPersonalDataHandler } from './handlers/personal-data.handler.js';
+import { WORKER_HANDLERS } from './handlers/workers.handlers.js';
 import { ProviderClient } from './provider-client.js';
 import { PersonConnectionsHandler } from './queries/person-connections.handler.js';
 import { RefreshFailuresHandler } from './queries/refresh-failures.handler.js';
@@ -51,7 +53,8 @@ export class ExternalServicesModule {
         ConnectionsErasureHandler,
         UpdateCatalogServiceHandler,
         ConnectionsPersonalDataHandler,
-        ...(runsWorkers(role) ? [TokenRefreshProcessor, TokenRefreshSweeper, VaultKeysProcessor] : []),
+        ...CONNECTIONS_HANDLERS,
+        ...(runsWorkers(role) ? [TokenRefreshProcessor, TokenRefreshSweeper, VaultKeysProcessor, ...WORKER_HANDLERS] : []),
       ],
       exports: [CatalogService, ConnectionsService, TokenVault, TokenAccess, TokenRefreshService, VaultRotationService],
     };

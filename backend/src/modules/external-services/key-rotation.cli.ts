@@ -22,7 +22,9 @@ const NO_WORKER_HINT_MS = 10_000;
 /**
  * Queues a re-encryption pass (`keys:rotate`) for the workers and, unless told not to, waits
  * for its result. The pass runs in a worker so the command needs no database access and the
- * app keeps serving meanwhile.
+ * app keeps serving meanwhile. The CLI runs without Nest, so it dispatches nothing itself: the
+ * job is the request, and the worker's VaultKeysProcessor turns it into a RotateVaultKeysCommand
+ * (whose handler refuses a primary key other than its own).
  */
 export async function requestRotation(request: RotationRequest): Promise<{ jobId: string; result?: RotationResult }> {
   const log = request.log ?? ((line: string) => console.log(line));

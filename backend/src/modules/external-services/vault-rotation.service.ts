@@ -45,6 +45,20 @@ export class VaultRotationService {
     return staleCount(this.execute, this.tables, this.keyRing.primaryId);
   }
 
+  /**
+   * A requested rotation (the `vault-keys` job): refused unless this process already encrypts
+   * with the key the requester expects, then one pass over every sealed column.
+   */
+  async rotateTo(expectedPrimaryKeyId: string, progress?: (done: number) => Promise<void> | void): Promise<RotationResult> {
+    if (expectedPrimaryKeyId !== this.primaryKeyId) {
+      // A worker still on the old ENCRYPTION_KEYS would seal everything under the old key again.
+      throw new Error(
+        `This worker encrypts with key "${this.primaryKeyId}" but the rotation asked for "${expectedPrimaryKeyId}": deploy the new ENCRYPTION_KEYS to every process first.`,
+      );
+    }
+    return this.reencryptAll(progress);
+  }
+
   async reencryptAll(progress?: (done: number) => Promise<void> | void): Promise<RotationResult> {
     this.logger.log(`Re-sealing stored secrets under key ${this.keyRing.primaryId}`);
     const result = await reencryptAll(this.execute, this.tables, this.keyRing, {

@@ -1,8 +1,10 @@
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Inject, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import type { Job } from 'bullmq';
 import { APP_CONFIG, type AppConfig } from '../../../config/config.js';
-import { TokenRefreshService, type RefreshOutcome } from '../token-refresh.service.js';
+import { RefreshConnectionCommand } from '../public/commands.js';
+import type { RefreshOutcome } from '../token-refresh.service.js';
 import { TOKEN_REFRESH_QUEUE, type TokenRefreshJob } from './token-refresh.job.js';
 
 @Processor(TOKEN_REFRESH_QUEUE)
@@ -10,7 +12,7 @@ export class TokenRefreshProcessor extends WorkerHost implements OnApplicationBo
   private readonly logger = new Logger('TokenRefreshWorker');
 
   constructor(
-    private readonly refresher: TokenRefreshService,
+    private readonly commands: CommandBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     super();
@@ -21,8 +23,8 @@ export class TokenRefreshProcessor extends WorkerHost implements OnApplicationBo
     this.worker.concurrency = this.config.tokenRefresh.concurrency;
   }
 
-  async process(job: Job<TokenRefreshJob>): Promise<{ outcome: RefreshOutcome }> {
-    return { outcome: await this.refresher.refresh(job.data.connectionId) };
+  process(job: Job<TokenRefreshJob>): Promise<{ outcome: RefreshOutcome }> {
+    return this.commands.execute(new RefreshConnectionCommand(job.data.connectionId));
   }
 
   @OnWorkerEvent('error')

@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { APP_CONFIG, type AppConfig } from '../../../config/config.js';
 import { PeriodicSweep } from '../../../core/queue/periodic-sweep.js';
-import { TokenRefreshService } from '../token-refresh.service.js';
+import { QueueDueRefreshesCommand } from '../public/commands.js';
 
 /**
  * Worker side: every TOKEN_REFRESH_SWEEP_MS, queues a refresh for each connection whose access
@@ -13,7 +14,7 @@ export class TokenRefreshSweeper extends PeriodicSweep {
   protected readonly logger = new Logger('TokenRefreshSweeper');
 
   constructor(
-    private readonly refresher: TokenRefreshService,
+    private readonly commands: CommandBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     super();
@@ -24,7 +25,7 @@ export class TokenRefreshSweeper extends PeriodicSweep {
   }
 
   protected work(): Promise<number> {
-    return this.refresher.sweep();
+    return this.commands.execute(new QueueDueRefreshesCommand());
   }
 
   protected override describe(count: number): string {

@@ -1,8 +1,9 @@
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import type { Job } from 'bullmq';
 import type { RotationResult } from '../../../core/crypto/sealed-columns.js';
-import { VaultRotationService } from '../vault-rotation.service.js';
+import { RotateVaultKeysCommand } from '../public/commands.js';
 import { VAULT_QUEUE, type ReencryptJob } from './token-refresh.job.js';
 
 /** `npm run cli -- keys:rotate` queues one job; a worker runs the pass. One pass at a time per process. */
@@ -10,18 +11,13 @@ import { VAULT_QUEUE, type ReencryptJob } from './token-refresh.job.js';
 export class VaultKeysProcessor extends WorkerHost {
   private readonly logger = new Logger('KeyRotationWorker');
 
-  constructor(private readonly rotation: VaultRotationService) {
+  constructor(private readonly commands: CommandBus) {
     super();
   }
 
-  async process(job: Job<ReencryptJob>): Promise<RotationResult> {
-    if (job.data.primaryKeyId !== this.rotation.primaryKeyId) {
-      // A worker still on the old ENCRYPTION_KEYS would seal everything under the old key again.
-      throw new Error(
-        `This worker encrypts with key "${this.rotation.primaryKeyId}" but the rotation asked for "${job.data.primaryKeyId}": deploy the new ENCRYPTION_KEYS to every process first.`,
-      );
-    }
-    return this.rotation.reencryptAll((done) => job.updateProgress({ reencrypted: done }));
+  /** The pass refuses a job asking for another primary key than this process's (the job fails and is retried). */
+  process(job: Job<ReencryptJob>): Promise<RotationResult> {
+    return this.commands.execute(new RotateVaultKeysCommand(job.data.primaryKeyId, (done) => job.updateProgress({ reencrypted: done })));
   }
 
   @OnWorkerEvent('error')

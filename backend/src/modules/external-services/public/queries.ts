@@ -1,5 +1,6 @@
 import { Query } from '@nestjs/cqrs';
-import type { RefreshFailure } from '@life/contracts';
+import type { ExternalServiceDto, RefreshFailure } from '@life/contracts';
+import type { OwnCredentials } from './commands.js';
 
 /** One of a person's connections, as other modules may see it (never a token). */
 export interface PersonConnection {
@@ -44,6 +45,23 @@ export class ServiceApiBaseQuery extends Query<string | null> {
  * lock as the workers). Fails with 409 when not connected or waiting for a reconnect.
  */
 export class ServiceAccessTokenQuery extends Query<UsableToken> {
+  constructor(
+    readonly userId: string,
+    readonly serviceName: string,
+  ) {
+    super();
+  }
+}
+
+/** The service catalog with this person's connection state (secrets masked): the dashboard's list. */
+export class ListPersonServicesQuery extends Query<ExternalServiceDto[]> {
+  constructor(readonly userId: string) {
+    super();
+  }
+}
+
+/** This person's own client credentials for a service (secret masked); 404 when there are none. */
+export class OwnCredentialsQuery extends Query<OwnCredentials> {
   constructor(
     readonly userId: string,
     readonly serviceName: string,

@@ -1,0 +1,80 @@
+import { CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { ExternalServiceDto } from '@life/contracts';
+import { CatalogService } from '../catalog.service.js';
+import { ConnectionsService } from '../connections.service.js';
+import { CredentialsService } from '../credentials.service.js';
+import {
+  DisconnectServiceCommand,
+  FinishConnectionCommand,
+  SaveOwnCredentialsCommand,
+  StartConnectionCommand,
+  type AuthUrl,
+  type DisconnectResult,
+  type FinishedConnection,
+  type OwnCredentials,
+} from '../public/commands.js';
+import { ListPersonServicesQuery, OwnCredentialsQuery } from '../public/queries.js';
+
+@QueryHandler(ListPersonServicesQuery)
+export class ListPersonServicesHandler implements IQueryHandler<ListPersonServicesQuery> {
+  constructor(private readonly catalog: CatalogService) {}
+  execute({ userId }: ListPersonServicesQuery): Promise<ExternalServiceDto[]> {
+    return this.catalog.listFor(userId);
+  }
+}
+
+@CommandHandler(StartConnectionCommand)
+export class StartConnectionHandler implements ICommandHandler<StartConnectionCommand> {
+  constructor(private readonly connections: ConnectionsService) {}
+  execute({ userId, serviceName }: StartConnectionCommand): Promise<AuthUrl> {
+    return this.connections.authUrl(userId, serviceName);
+  }
+}
+
+@CommandHandler(FinishConnectionCommand)
+export class FinishConnectionHandler implements ICommandHandler<FinishConnectionCommand> {
+  constructor(private readonly connections: ConnectionsService) {}
+  async execute({ user, serviceName, code, state }: FinishConnectionCommand): Promise<FinishedConnection> {
+    const connection = await this.connections.finish(user, serviceName, code, state);
+    return {
+      service: serviceName,
+      connected: true,
+      account_name: connection.accountName ?? null,
+      user: { id: user.id, username: user.username, email: user.email, role: user.role },
+    };
+  }
+}
+
+@CommandHandler(DisconnectServiceCommand)
+export class DisconnectServiceHandler implements ICommandHandler<DisconnectServiceCommand> {
+  constructor(private readonly connections: ConnectionsService) {}
+  execute({ userId, serviceName }: DisconnectServiceCommand): Promise<DisconnectResult> {
+    return this.connections.disconnect(userId, serviceName);
+  }
+}
+
+@QueryHandler(OwnCredentialsQuery)
+export class OwnCredentialsHandler implements IQueryHandler<OwnCredentialsQuery> {
+  constructor(private readonly credentials: CredentialsService) {}
+  execute({ userId, serviceName }: OwnCredentialsQuery): Promise<OwnCredentials> {
+    return this.credentials.get(userId, serviceName);
+  }
+}
+
+@CommandHandler(SaveOwnCredentialsCommand)
+export class SaveOwnCredentialsHandler implements ICommandHandler<SaveOwnCredentialsCommand> {
+  constructor(private readonly credentials: CredentialsService) {}
+  execute({ userId, input }: SaveOwnCredentialsCommand): Promise<OwnCredentials> {
+    return this.credentials.save(userId, input);
+  }
+}
+
+/** The dashboard's and the credentials dialog's handlers (every role: they need no worker). */
+export const CONNECTIONS_HANDLERS = [
+  ListPersonServicesHandler,
+  StartConnectionHandler,
+  FinishConnectionHandler,
+  DisconnectServiceHandler,
+  OwnCredentialsHandler,
+  SaveOwnCredentialsHandler,
+];
