@@ -4,23 +4,28 @@ import type { FastifyRequest } from 'fastify';
 import { Contract } from '../../core/http/contract.js';
 import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-user.decorator.js';
 import { Public } from '../../core/http/public.decorator.js';
-import { BillingService } from './billing.service.js';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ReceiveStripeEventCommand, StartCheckoutCommand } from './public/commands.js';
+import { EditionsQuery, MembershipQuery } from './public/queries.js';
 
 @Controller()
 export class BillingController {
-  constructor(private readonly billing: BillingService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @Get('api/billing/editions')
   @Public()
   @Contract({ summary: 'The three lifetime editions with seats left and which one is on sale', tags: ['billing'], access: 'public', response: EditionsSchema })
   editions() {
-    return this.billing.editions();
+    return this.queries.execute(new EditionsQuery());
   }
 
   @Get('api/billing/membership')
   @Contract({ summary: "The signed-in person's lifetime membership, if any", tags: ['billing'], access: 'session', response: MembershipAnswerSchema })
-  async membership(@CurrentUser() user: AuthenticatedUser) {
-    return { membership: await this.billing.membershipOf(user.id) };
+  membership(@CurrentUser() user: AuthenticatedUser) {
+    return this.queries.execute(new MembershipQuery(user.id));
   }
 
   @Post('api/stripe/create-checkout-session')
@@ -33,7 +38,7 @@ export class BillingController {
     errors: [409, 502, 503],
   })
   checkout(@CurrentUser() user: AuthenticatedUser) {
-    return this.billing.startCheckout(user);
+    return this.commands.execute(new StartCheckoutCommand(user.id, user.email));
   }
 
   @Post('api/stripe/webhook')
@@ -41,7 +46,8 @@ export class BillingController {
   @HttpCode(200)
   @Contract({ summary: 'Stripe webhooks (signature checked on the raw body)', tags: ['billing'], access: 'public', errors: [400, 503] })
   async webhook(@Req() request: FastifyRequest & { rawBody?: Buffer }, @Headers('stripe-signature') signature: string | undefined) {
-    await this.billing.receiveWebhook(request.rawBody, signature);
+    // The raw body travels as it came: the signature is checked on exactly these bytes.
+    await this.commands.execute(new ReceiveStripeEventCommand(request.rawBody, signature));
     return { received: true };
   }
 }

@@ -4,8 +4,10 @@ import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { runsWorkers, type ProcessRole } from '../../core/queue/process-role.js';
 import { BillingEventsService } from './billing-events.service.js';
 import { BillingPrivacyService } from './billing-privacy.service.js';
+import { BILLING_WEB_HANDLERS } from './handlers/billing.handlers.js';
 import { BillingErasureHandler } from './handlers/erasure.handler.js';
 import { BillingPersonalDataHandler } from './handlers/personal-data.handler.js';
+import { BILLING_WORKER_HANDLERS } from './handlers/stripe-events.handlers.js';
 import { BillingController } from './billing.controller.js';
 import { BillingService } from './billing.service.js';
 import { BillingSweeper } from './jobs/billing-sweeper.service.js';
@@ -28,7 +30,8 @@ export class BillingModule {
         BillingPrivacyService,
         BillingErasureHandler,
         BillingPersonalDataHandler,
-        ...(runsWorkers(role) ? [StripeEventsProcessor, BillingSweeper] : []),
+        ...(role === 'worker' ? [] : BILLING_WEB_HANDLERS),
+        ...(runsWorkers(role) ? [...BILLING_WORKER_HANDLERS, StripeEventsProcessor, BillingSweeper] : []),
       ],
       exports: [BillingService, BillingPrivacyService],
     };

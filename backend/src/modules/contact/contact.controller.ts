@@ -4,11 +4,12 @@ import { ContactAcceptedSchema, ContactMessageInputSchema, type ContactAccepted,
 import { Contract } from '../../core/http/contract.js';
 import { Public } from '../../core/http/public.decorator.js';
 import { bearerToken } from '../../core/http/bearer-token.js';
-import { ContactService } from './contact.service.js';
+import { CommandBus } from '@nestjs/cqrs';
+import { SendContactMessageCommand } from './public/commands.js';
 
 @Controller('api/contact')
 export class ContactController {
-  constructor(private readonly contact: ContactService) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post()
   @Public()
@@ -22,8 +23,7 @@ export class ContactController {
     successStatus: 202,
     errors: [429],
   })
-  async send(@Body() body: ContactMessageSubmission, @Req() request: FastifyRequest): Promise<ContactAccepted> {
-    await this.contact.submit(body, { ip: request.ip, bearerToken: bearerToken(request.headers.authorization) });
-    return { status: 'received' };
+  send(@Body() body: ContactMessageSubmission, @Req() request: FastifyRequest): Promise<ContactAccepted> {
+    return this.commands.execute(new SendContactMessageCommand(body, request.ip, bearerToken(request.headers.authorization)));
   }
 }

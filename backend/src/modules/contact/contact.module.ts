@@ -7,7 +7,9 @@ import { ContactMailer } from './contact-mailer.js';
 import { ContactController } from './contact.controller.js';
 import { ContactService } from './contact.service.js';
 import { CONTACT_ADMIN_HANDLERS } from './handlers/admin.handlers.js';
+import { CONTACT_WORKER_HANDLERS } from './handlers/delivery.handlers.js';
 import { ContactErasureHandler } from './handlers/erasure.handler.js';
+import { CONTACT_WEB_HANDLERS } from './handlers/messages.handlers.js';
 import { ContactPersonalDataHandler } from './handlers/personal-data.handler.js';
 import { CONTACT_MAIL_QUEUE } from './jobs/contact-mail.job.js';
 import { ContactMailProcessor } from './jobs/contact-mail.processor.js';
@@ -29,8 +31,8 @@ export class ContactModule {
         ContactMailQueue,
         ContactErasureHandler,
         ContactPersonalDataHandler,
-        ...(web ? [ContactService, ...CONTACT_ADMIN_HANDLERS] : []),
-        ...(runsWorkers(role) ? [ContactMailer, ContactDeliveryService, ContactMailProcessor, ContactSweeper] : []),
+        ...(web ? [ContactService, ...CONTACT_ADMIN_HANDLERS, ...CONTACT_WEB_HANDLERS] : []),
+        ...(runsWorkers(role) ? [ContactMailer, ContactDeliveryService, ...CONTACT_WORKER_HANDLERS, ContactMailProcessor, ContactSweeper] : []),
       ],
     };
   }

@@ -1,17 +1,18 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { CommandBus } from '@nestjs/cqrs';
 import type { Job } from 'bullmq';
-import { ContactDeliveryService, type DeliveryOutcome } from '../contact-delivery.service.js';
+import type { DeliveryOutcome } from '../contact-delivery.service.js';
+import { DeliverContactMessageCommand } from '../public/commands.js';
 import { CONTACT_MAIL_QUEUE, type ContactMailJob } from './contact-mail.job.js';
 
 @Processor(CONTACT_MAIL_QUEUE)
 export class ContactMailProcessor extends WorkerHost {
-  constructor(private readonly delivery: ContactDeliveryService) {
+  constructor(private readonly commands: CommandBus) {
     super();
   }
 
-  async process(job: Job<ContactMailJob>): Promise<{ outcome: DeliveryOutcome }> {
+  process(job: Job<ContactMailJob>): Promise<{ outcome: DeliveryOutcome }> {
     // attemptsMade counts the attempts that failed before this one.
-    const finalAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-    return { outcome: await this.delivery.deliver(job.data.messageId, { finalAttempt }) };
+    return this.commands.execute(new DeliverContactMessageCommand(job.data.messageId, job.attemptsMade, job.opts.attempts ?? 1));
   }
 }
