@@ -9,6 +9,7 @@ import { LoginController } from './login.controller.js';
 import { LoginProvidersService } from './login-providers.service.js';
 import { LoginStateStore } from './login-state.store.js';
 import { AUTH_ADMIN_HANDLERS } from './handlers/admin.handlers.js';
+import { AUTH_SIGN_IN_HANDLERS } from './handlers/sign-in.handlers.js';
 import { AuthErasureHandler } from './handlers/erasure.handler.js';
 import { AuthPersonalDataHandler } from './handlers/personal-data.handler.js';
 import { OidcVerifier } from './oidc-verifier.js';
@@ -33,6 +34,7 @@ import { SessionStrategy } from './session.strategy.js';
     SessionPersonHandler,
     AuthErasureHandler,
     ...AUTH_ADMIN_HANDLERS,
+    ...AUTH_SIGN_IN_HANDLERS,
     AuthPersonalDataHandler,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],

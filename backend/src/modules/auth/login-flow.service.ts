@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { EventBus } from '@nestjs/cqrs';
+import { CommandBus, EventBus, QueryBus } from '@nestjs/cqrs';
 import type { LoginSuccess } from '@life/contracts';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { AppError } from '../../core/http/app-error.js';
 import { RateLimitService, type RateLimit } from '../../core/rate-limit/rate-limit.service.js';
-import { User } from '../users/entities/user.entity.js';
-import { toProfile, UsersService } from '../users/users.service.js';
+import { ApplyConfiguredRoleCommand, CreatePersonCommand } from '../users/public/commands.js';
+import { IsConfiguredAdminQuery, PersonAccountQuery, PersonByEmailQuery, ProfileQuery, type PersonAccount } from '../users/public/queries.js';
 import { appleClientSecret } from './apple-client-secret.js';
 import { AuthError, AuthErrorCode } from './auth.errors.js';
 import { BetaInvitesService } from './beta-invites.service.js';
@@ -67,7 +67,8 @@ export class LoginFlowService {
     private readonly states: LoginStateStore,
     private readonly oidc: OidcVerifier,
     private readonly devIdp: DevIdpService,
-    private readonly users: UsersService,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
     private readonly invites: BetaInvitesService,
     private readonly sessions: SessionService,
     private readonly events: EventBus,
@@ -197,9 +198,10 @@ export class LoginFlowService {
     }
     const tokens = await this.exchange(provider, answer.code, state.codeVerifier);
     const identity = await this.identify(provider, tokens, state.nonce, state.appleName);
-    const user = await this.resolveUser(name, identity);
-    const authToken = await this.sessions.create(user, meta);
-    return { authToken, user: toProfile(user), ...(state.returnTo ? { returnTo: state.returnTo } : {}) };
+    const person = await this.resolveUser(name, identity);
+    const authToken = await this.sessions.create(person.id, meta);
+    const user = await this.queries.execute(new ProfileQuery(person));
+    return { authToken, user, ...(state.returnTo ? { returnTo: state.returnTo } : {}) };
   }
 
   private async exchange(provider: EffectiveProvider, code: string, codeVerifier: string): Promise<Record<string, unknown>> {
@@ -285,38 +287,42 @@ export class LoginFlowService {
     };
   }
 
-  /** Known identity → its user; else link by verified e-mail; else a new account (beta rules). */
-  private async resolveUser(provider: string, identity: ProviderIdentity): Promise<User> {
+  /** Known identity → its person; else link by verified e-mail; else a new account (beta rules). Users keeps the accounts. */
+  private async resolveUser(provider: string, identity: ProviderIdentity): Promise<PersonAccount> {
+    // The person is loaded with the identity (one query, as ever): users' query below answers from the identity map.
     const known = await this.em.findOne(UserIdentity, { provider, subject: identity.subject }, { populate: ['user'] });
     if (known) {
-      refuseIfBeingErased(known.user);
+      const person = await this.queries.execute(new PersonAccountQuery(known.user.id));
+      if (person) refuseIfBeingErased(person);
       known.lastLoginAt = new Date();
       if (identity.email) known.email = identity.email;
       await this.em.flush();
-      await this.users.applyConfiguredRole(known.user);
-      return known.user;
+      return this.commands.execute(new ApplyConfiguredRoleCommand(known.user.id));
     }
     if (!identity.email || !identity.emailVerified) {
       throw new AuthError(AuthErrorCode.UnverifiedEmail, 'Tu cuenta allí no tiene un e-mail verificado, así que Life no puede identificarte con ella.');
     }
-    let user = await this.users.findByEmail(identity.email);
-    if (user) refuseIfBeingErased(user);
-    if (!user) {
-      if (this.invites.betaMode && !this.users.isConfiguredAdmin(identity.email) && !(await this.invites.isInvited(identity.email))) {
+    let person = await this.queries.execute(new PersonByEmailQuery(identity.email));
+    if (person) refuseIfBeingErased(person);
+    if (!person) {
+      if (
+        this.invites.betaMode &&
+        !(await this.queries.execute(new IsConfiguredAdminQuery(identity.email))) &&
+        !(await this.invites.isInvited(identity.email))
+      ) {
         throw new AuthError(AuthErrorCode.NotInvited, 'Life está en beta privada y este e-mail aún no tiene invitación.');
       }
-      user = await this.users.create({ email: identity.email, emailVerified: true, usernameHint: identity.usernameHint });
+      person = await this.commands.execute(new CreatePersonCommand({ email: identity.email, emailVerified: true, usernameHint: identity.usernameHint }));
     }
-    this.em.create(UserIdentity, { provider, subject: identity.subject, user, email: identity.email });
+    this.em.create(UserIdentity, { provider, subject: identity.subject, user: person.id, email: identity.email });
     await this.em.flush();
-    await this.users.applyConfiguredRole(user);
-    return user;
+    return this.commands.execute(new ApplyConfiguredRoleCommand(person.id));
   }
 }
 
 /** An account whose erasure is under way signs nobody in (the same person can start afresh once it is gone). */
-function refuseIfBeingErased(user: User): void {
-  if (user.erasureRequestedAt) {
+function refuseIfBeingErased(person: Pick<PersonAccount, 'erasureRequestedAt'>): void {
+  if (person.erasureRequestedAt) {
     throw new AuthError(AuthErrorCode.AccountBeingErased, 'Tu cuenta se está eliminando. Cuando termine podrás crear una nueva.');
   }
 }

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { LoginCallbackQuerySchema, LoginStartQuerySchema, LoginSuccessSchema, ProviderParamsSchema } from '@life/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -8,8 +9,7 @@ import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-use
 import { Public } from '../../core/http/public.decorator.js';
 import { wantsHtml } from '../../core/http/spa.js';
 import { LOGIN_STATE_TTL_SECONDS } from './login-state.store.js';
-import { LoginFlowService } from './login-flow.service.js';
-import { SessionService } from './session.service.js';
+import { AcceptFormPostCommand, BeginSignInCommand, CompleteSignInCommand, LogoutCommand } from './public/commands.js';
 import { Audited } from '../audit/public/audited.decorator.js';
 
 /** Binds a pending sign-in to the browser that started it (strictly necessary, 10 minutes). */
@@ -28,14 +28,11 @@ type CookieRequest = FastifyRequest & { cookies: Record<string, string | undefin
 
 @Controller()
 export class LoginController {
-  constructor(
-    private readonly flow: LoginFlowService,
-    private readonly sessions: SessionService,
-  ) {}
+  constructor(private readonly commands: CommandBus) {}
 
   private async redirectToProvider(provider: string, returnTo: string | undefined, request: FastifyRequest, reply: FastifyReply) {
     try {
-      const { url, browserBinding } = await this.flow.begin(provider, returnTo, request.ip);
+      const { url, browserBinding } = await this.commands.execute(new BeginSignInCommand(provider, returnTo, request.ip));
       void reply.setCookie(LOGIN_COOKIE, browserBinding, {
         httpOnly: true,
         sameSite: 'lax',
@@ -101,10 +98,12 @@ export class LoginController {
   ) {
     void reply.clearCookie(LOGIN_COOKIE, { path: '/login' });
     void reply.header('cache-control', 'no-store');
-    return this.flow.complete(provider, { code: query.code, state: query.state, iss: query.iss }, request.cookies?.[LOGIN_COOKIE], {
-      ip: request.ip,
-      userAgent: request.headers['user-agent'],
-    });
+    return this.commands.execute(
+      new CompleteSignInCommand(provider, { code: query.code, state: query.state, iss: query.iss }, request.cookies?.[LOGIN_COOKIE], {
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+      }),
+    );
   }
 
   @Post('login/:provider/callback')
@@ -120,7 +119,7 @@ export class LoginController {
     errors: [404],
   })
   async formPost(@Param('provider') provider: string, @Body() body: z.infer<typeof FormPostSchema>, @Res() reply: FastifyReply) {
-    return reply.redirect(await this.flow.acceptFormPost(provider, body), 303);
+    return reply.redirect(await this.commands.execute(new AcceptFormPostCommand(provider, body)), 303);
   }
 
   @Post('api/auth/logout')
@@ -128,6 +127,6 @@ export class LoginController {
   @HttpCode(204)
   @Contract({ summary: 'End this session on the server', tags: ['auth'], access: 'session' })
   async logout(@CurrentUser() user: AuthenticatedUser) {
-    await this.sessions.revoke(user.token);
+    await this.commands.execute(new LogoutCommand(user.token));
   }
 }

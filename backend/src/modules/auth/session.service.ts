@@ -18,12 +18,13 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
 export class SessionService {
   constructor(private readonly em: EntityManager) {}
 
-  async create(user: User, meta: { ip?: string; userAgent?: string }): Promise<string> {
+  /** A new session for the person with this id: its bearer token. */
+  async create(userId: string, meta: { ip?: string; userAgent?: string }): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     const now = Date.now();
     this.em.create(Session, {
       tokenHash: hashToken(token),
-      user,
+      user: this.em.getReference(User, userId),
       expiresAt: new Date(Math.min(now + SESSION_IDLE_MS, now + SESSION_ABSOLUTE_MS)),
       ip: meta.ip?.slice(0, 64) ?? null,
       userAgent: meta.userAgent?.slice(0, 300) ?? null,

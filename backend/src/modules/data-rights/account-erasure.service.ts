@@ -10,11 +10,8 @@ import { DeletePersonCommand, MarkErasureRequestedCommand } from '../users/publi
 import { PersonQuery, PendingErasuresQuery } from '../users/public/queries.js';
 import { DataRightsError, DataRightsErrorCode } from './data-rights.errors.js';
 import { DataRightsQueues } from './data-rights.queues.js';
+import type { ErasureOutcome } from './public/commands.js';
 import { AccountErasedEvent, AccountErasureRequestedEvent, ErasingAccountEvent, ErasureRequestedEvent } from './public/events.js';
-
-export type ErasureOutcome =
-  | { outcome: 'erased'; connections: number; revokedAtProvider: number; appGrants: number; membershipKept: boolean }
-  | { outcome: 'already_erased' | 'not_requested' };
 
 /**
  * 'Eliminar mi cuenta'. The request (web) marks the account and writes the durable
@@ -37,7 +34,7 @@ export class AccountErasureService {
     private readonly outbox: OutboxService,
   ) {}
 
-  async request(user: AuthenticatedUser, confirm: string): Promise<ErasureAccepted> {
+  async request(user: Pick<AuthenticatedUser, 'id' | 'username'>, confirm: string): Promise<ErasureAccepted> {
     if (!confirmsErasure(confirm, user.username)) {
       throw new DataRightsError(DataRightsErrorCode.ConfirmationMismatch, 'La confirmación no coincide: escribe tu nombre de usuario o ELIMINAR.');
     }

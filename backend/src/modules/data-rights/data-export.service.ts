@@ -5,6 +5,8 @@ import { RateLimitService, type RateLimit } from '../../core/rate-limit/rate-lim
 import { EventBus, QueryBus } from '@nestjs/cqrs';
 import { AwaitingEventPublisher } from '../../core/events/awaiting-event-publisher.js';
 import { PersonQuery } from '../users/public/queries.js';
+import type { ExportOutcome } from './public/commands.js';
+import type { ExportFile } from './public/queries.js';
 import { CollectingPersonalDataEvent, DataExportRequestedEvent } from './public/events.js';
 import { DataRightsError, DataRightsErrorCode } from './data-rights.errors.js';
 import { DataRightsQueues } from './data-rights.queues.js';
@@ -12,13 +14,6 @@ import { PersonalDataRepository, toDataExportView } from './personal-data.reposi
 
 /** New export requests per person per hour: each one reads every table about them. */
 const EXPORTS_PER_HOUR = 10;
-
-export type ExportOutcome = 'ready' | 'missing';
-
-export interface ExportFile {
-  filename: string;
-  content: string;
-}
 
 /** 'Descargar mis datos': the request (web), the build (worker) and the download (web). */
 @Injectable()

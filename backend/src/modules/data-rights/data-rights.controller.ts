@@ -1,17 +1,18 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { DataExportParamsSchema, DataExportSchema, EraseAccountSchema, ErasureAcceptedSchema, type EraseAccount } from '@life/contracts';
 import { Contract } from '../../core/http/contract.js';
 import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-user.decorator.js';
-import { AccountErasureService } from './account-erasure.service.js';
-import { DataExportService } from './data-export.service.js';
+import { RequestErasureCommand, RequestExportCommand } from './public/commands.js';
+import { ExportFileQuery, ExportStatusQuery } from './public/queries.js';
 
 /** The person's data rights on the profile: 'Descargar mis datos' and 'Eliminar mi cuenta'. */
 @Controller('api/users/me')
 export class DataRightsController {
   constructor(
-    private readonly exports: DataExportService,
-    private readonly erasure: AccountErasureService,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
   ) {}
 
   @Post('export')
@@ -25,7 +26,7 @@ export class DataRightsController {
     errors: [429],
   })
   requestExport(@CurrentUser() user: AuthenticatedUser) {
-    return this.exports.request(user.id);
+    return this.commands.execute(new RequestExportCommand(user.id));
   }
 
   @Get('export/:id')
@@ -38,7 +39,7 @@ export class DataRightsController {
     errors: [404],
   })
   exportStatus(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string) {
-    return this.exports.status(user.id, id);
+    return this.queries.execute(new ExportStatusQuery(user.id, id));
   }
 
   @Get('export/:id/download')
@@ -51,7 +52,7 @@ export class DataRightsController {
     errors: [404, 409, 410],
   })
   async download(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string, @Res({ passthrough: true }) reply: FastifyReply) {
-    const file = await this.exports.file(user.id, id);
+    const file = await this.queries.execute(new ExportFileQuery(user.id, id));
     void reply
       .header('content-type', 'application/json; charset=utf-8')
       .header('content-disposition', `attachment; filename="${file.filename}"`)
@@ -70,6 +71,6 @@ export class DataRightsController {
     successStatus: 202,
   })
   erase(@CurrentUser() user: AuthenticatedUser, @Body() body: EraseAccount) {
-    return this.erasure.request(user, body.confirm);
+    return this.commands.execute(new RequestErasureCommand({ id: user.id, username: user.username }, body.confirm));
   }
 }

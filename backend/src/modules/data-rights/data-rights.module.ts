@@ -9,6 +9,7 @@ import { AccountErasureProcessor } from './jobs/account-erasure.processor.js';
 import { ACCOUNT_ERASURE_QUEUE, DATA_EXPORT_QUEUE } from './jobs/data-rights.jobs.js';
 import { DataExportProcessor } from './jobs/data-export.processor.js';
 import { DataRightsSweeper } from './jobs/data-rights.sweeper.js';
+import { DATA_RIGHTS_HANDLERS } from './handlers/data-rights.handlers.js';
 import { AccountErasureRequestedHandler } from './handlers/erasure-requested.handler.js';
 import { PersonalDataRepository } from './personal-data.repository.js';
 
@@ -31,6 +32,8 @@ export class DataRightsModule {
         DataExportService,
         AccountErasureService,
         AccountErasureRequestedHandler,
+        // Every role: the web's requests, the worker's export builds and erasures.
+        ...DATA_RIGHTS_HANDLERS,
         ...(runsWorkers(role) ? [DataExportProcessor, AccountErasureProcessor, DataRightsSweeper] : []),
       ],
     };

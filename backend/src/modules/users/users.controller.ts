@@ -1,17 +1,22 @@
 import { Body, Controller, Get, Patch } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { UpdateProfileSchema, UserProfileSchema, type UpdateProfile } from '@life/contracts';
 import { Contract } from '../../core/http/contract.js';
 import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-user.decorator.js';
-import { UsersService } from './users.service.js';
+import { UpdateUsernameCommand } from './public/commands.js';
+import { ProfileQuery } from './public/queries.js';
 
 @Controller('api/users')
 export class UsersController {
-  constructor(private readonly users: UsersService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @Get('me')
   @Contract({ summary: 'The signed-in person', tags: ['users'], access: 'session', response: UserProfileSchema })
   me(@CurrentUser() user: AuthenticatedUser) {
-    return { id: user.id, username: user.username, email: user.email, role: user.role };
+    return this.queries.execute(new ProfileQuery(user));
   }
 
   @Patch('me')
@@ -24,6 +29,6 @@ export class UsersController {
     errors: [409],
   })
   update(@CurrentUser() user: AuthenticatedUser, @Body() body: UpdateProfile) {
-    return this.users.updateUsername(user.id, body.username);
+    return this.commands.execute(new UpdateUsernameCommand(user.id, body.username));
   }
 }

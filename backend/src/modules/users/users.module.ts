@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DeletePersonHandler, PersonHandler, MarkErasureRequestedHandler, PendingErasuresHandler } from './commands/erasure.handlers.js';
+import { USERS_PEOPLE_HANDLERS } from './handlers/people.handlers.js';
 import { UsersPersonalDataHandler } from './handlers/personal-data.handler.js';
 import { PersonProfileHandler } from './queries/person-profile.handler.js';
 import { UsersController } from './users.controller.js';
@@ -16,6 +17,7 @@ import { UsersService } from './users.service.js';
     PersonHandler,
     PendingErasuresHandler,
     UsersPersonalDataHandler,
+    ...USERS_PEOPLE_HANDLERS,
   ],
   exports: [UsersService],
 })

@@ -4,10 +4,23 @@ import { USERNAME_MAX, USERNAME_MIN, type UserProfile } from '@life/contracts';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import type { UsersDb } from './entities/index.js';
 import { User } from './entities/user.entity.js';
+import type { PersonAccount } from './public/queries.js';
 import { UsersError, UsersErrorCode } from './users.errors.js';
 
-export function toProfile(user: User): UserProfile {
+export function toProfile(user: Pick<User, 'id' | 'username' | 'email' | 'role'>): UserProfile {
   return { id: user.id, username: user.username, email: user.email, role: user.role };
+}
+
+/** The account as plain data, for other modules (never the entity). */
+export function toAccount(user: User): PersonAccount {
+  return {
+    id: user.id,
+    email: user.email,
+    username: user.username,
+    role: user.role,
+    emailVerified: user.emailVerified,
+    erasureRequestedAt: user.erasureRequestedAt ?? null,
+  };
 }
 
 /** Turns a provider's login or name into a valid username candidate. */
@@ -77,6 +90,14 @@ export class UsersService {
       user.role = 'admin';
       await this.em.flush();
     }
+  }
+
+  /** applyConfiguredRole for an account known by its id (user_not_found when there is none). */
+  async applyConfiguredRoleOf(userId: string): Promise<User> {
+    const user = await this.findById(userId);
+    if (!user) throw new UsersError(UsersErrorCode.UserNotFound, 'No existe ese usuario.');
+    await this.applyConfiguredRole(user);
+    return user;
   }
 
   async updateUsername(userId: string, username: string): Promise<UserProfile> {

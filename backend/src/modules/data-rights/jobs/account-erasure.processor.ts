@@ -1,15 +1,16 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { CommandBus } from '@nestjs/cqrs';
 import type { Job } from 'bullmq';
-import { AccountErasureService, type ErasureOutcome } from '../account-erasure.service.js';
+import { EraseAccountCommand, type ErasureOutcome } from '../public/commands.js';
 import { ACCOUNT_ERASURE_QUEUE, type AccountErasureJob } from './data-rights.jobs.js';
 
 @Processor(ACCOUNT_ERASURE_QUEUE)
 export class AccountErasureProcessor extends WorkerHost {
-  constructor(private readonly erasure: AccountErasureService) {
+  constructor(private readonly commands: CommandBus) {
     super();
   }
 
   process(job: Job<AccountErasureJob>): Promise<ErasureOutcome> {
-    return this.erasure.erase(job.data.userId);
+    return this.commands.execute(new EraseAccountCommand(job.data.userId));
   }
 }

@@ -1,4 +1,5 @@
 import { Query } from '@nestjs/cqrs';
+import type { Role, UserProfile } from '@life/contracts';
 
 /** What an ID token or an app may be told about a person (subject to scopes). */
 export interface PersonProfile {
@@ -34,6 +35,50 @@ export class PendingErasuresQuery extends Query<string[]> {
     readonly olderThanMs: number,
     readonly limit = 500,
   ) {
+    super();
+  }
+}
+
+/**
+ * A person's account as sign-in sees it: plain data, never the entity (the rows other modules
+ * write point at it by `id`).
+ */
+export interface PersonAccount {
+  id: string;
+  email: string;
+  username: string;
+  role: Role;
+  emailVerified: boolean;
+  erasureRequestedAt: Date | null;
+}
+
+/** The account with this id, or null. Answered by users. */
+export class PersonAccountQuery extends Query<PersonAccount | null> {
+  constructor(readonly userId: string) {
+    super();
+  }
+}
+
+/** The account with this e-mail (any case), or null. Answered by users. */
+export class PersonByEmailQuery extends Query<PersonAccount | null> {
+  constructor(readonly email: string) {
+    super();
+  }
+}
+
+/** Whether this e-mail is in ADMIN_EMAILS (any case): such a person needs no beta invitation. */
+export class IsConfiguredAdminQuery extends Query<boolean> {
+  constructor(readonly email: string) {
+    super();
+  }
+}
+
+/**
+ * What the profile shows of a person already in hand (the signed-in session's, or an account a
+ * command answered): no database read.
+ */
+export class ProfileQuery extends Query<UserProfile> {
+  constructor(readonly person: { id: string; username: string; email: string; role: Role }) {
     super();
   }
 }
