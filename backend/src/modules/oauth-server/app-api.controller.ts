@@ -1,12 +1,13 @@
 import { Controller, Delete, Get, Param, Patch, Post, Put, Req, Res, UseGuards } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { AppMeSchema, AppServicesSchema, SegmentSchema } from '@life/contracts';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { AppTokenOnly } from '../../core/http/app-token.decorator.js';
 import { Contract, type ContractSpec } from '../../core/http/contract.js';
 import { AppTokenGuard, type AppRequest } from './app-token.guard.js';
-import { AppResourcesService } from './app-resources.service.js';
-import { ProxyService } from './proxy.service.js';
+import { ProxyRequestCommand } from './public/commands.js';
+import { AppMeQuery, AppServicesQuery } from './public/queries.js';
 
 const ProxyParamsSchema = z.object({ name: SegmentSchema, '*': z.string().max(2000) });
 
@@ -25,32 +26,34 @@ const proxyContract = (method: string): ContractSpec => ({
 @UseGuards(AppTokenGuard)
 export class AppApiController {
   constructor(
-    private readonly resources: AppResourcesService,
-    private readonly proxy: ProxyService,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
   ) {}
 
   @Get('me')
   @Contract({ summary: 'Who the person is, as far as the token’s scopes allow', tags: ['apps'], access: 'app', response: AppMeSchema, errors: [403] })
   me(@Req() request: AppRequest) {
-    return this.resources.me(request.appToken!);
+    return this.queries.execute(new AppMeQuery(request.appToken!));
   }
 
   @Get('services')
   @Contract({ summary: 'The person’s connected services (never their tokens)', tags: ['apps'], access: 'app', response: AppServicesSchema, errors: [403] })
   services(@Req() request: AppRequest) {
-    return this.resources.services(request.appToken!);
+    return this.queries.execute(new AppServicesQuery(request.appToken!));
   }
 
   private async forward(request: AppRequest, reply: FastifyReply, name: string) {
     const path = (request.params as Record<string, string>)['*'] ?? '';
     const queryAt = request.url.indexOf('?');
-    const answer = await this.proxy.forward(request.appToken!, name, {
-      method: request.method,
-      path,
-      search: queryAt >= 0 ? request.url.slice(queryAt) : '',
-      headers: request.headers,
-      body: proxyBody(request),
-    });
+    const answer = await this.commands.execute(
+      new ProxyRequestCommand(request.appToken!, name, {
+        method: request.method,
+        path,
+        search: queryAt >= 0 ? request.url.slice(queryAt) : '',
+        headers: request.headers,
+        body: proxyBody(request),
+      }),
+    );
     return reply.status(answer.status).headers(answer.headers).send(answer.body);
   }
 

@@ -3,8 +3,10 @@ import { runsWorkers, type ProcessRole } from '../../core/queue/process-role.js'
 import { AppResourcesService } from './app-resources.service.js';
 import { AppTokenStrategy } from './app-token.strategy.js';
 import { OAUTH_ADMIN_HANDLERS } from './handlers/admin.handlers.js';
+import { OAUTH_APPS_HANDLERS } from './handlers/apps.handlers.js';
 import { AppGrantsErasureHandler } from './handlers/erasure.handler.js';
 import { AppsPersonalDataHandler } from './handlers/personal-data.handler.js';
+import { OAUTH_PROTOCOL_HANDLERS } from './handlers/protocol.handlers.js';
 import { AppApiController } from './app-api.controller.js';
 import { AppTokenGuard } from './app-token.guard.js';
 import { AuthorizationService } from './authorization.service.js';
@@ -15,6 +17,7 @@ import { OAuthController } from './oauth.controller.js';
 import { ProtocolService } from './protocol.service.js';
 import { ProxyService } from './proxy.service.js';
 import { SigningKeysService } from './signing-keys.service.js';
+import { TokenEndpointLimits } from './token-endpoint-limits.service.js';
 import { TokenEndpointService } from './token-endpoint.service.js';
 import { TokenStore } from './token-store.service.js';
 
@@ -37,11 +40,14 @@ export class OAuthServerModule implements OnApplicationBootstrap {
         SigningKeysService,
         AuthorizationService,
         TokenEndpointService,
+        TokenEndpointLimits,
         ProtocolService,
         ProxyService,
         AppResourcesService,
         AppGrantsErasureHandler,
         ...OAUTH_ADMIN_HANDLERS,
+        ...OAUTH_PROTOCOL_HANDLERS,
+        ...OAUTH_APPS_HANDLERS,
         AppsPersonalDataHandler,
         AppTokenGuard,
         AppTokenStrategy,

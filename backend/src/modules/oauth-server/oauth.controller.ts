@@ -1,100 +1,39 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { CONSENT_ACTIONS, ConsentDecisionSchema, ConsentInfoSchema, type Language } from '@life/contracts';
-import { RequestLanguage } from '../../core/i18n/request-language.decorator.js';
+import { Body, Controller, Get, HttpCode, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ConsentDecisionSchema, ConsentInfoSchema, type Language } from '@life/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import type { z } from 'zod';
 import { AppTokenOnly } from '../../core/http/app-token.decorator.js';
 import { Contract } from '../../core/http/contract.js';
 import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-user.decorator.js';
 import { Public } from '../../core/http/public.decorator.js';
-import { RateLimitService, type RateLimit } from '../../core/rate-limit/rate-limit.service.js';
+import { RequestLanguage } from '../../core/i18n/request-language.decorator.js';
 import { AppTokenGuard, type AppRequest } from './app-token.guard.js';
-import { AuthorizationService } from './authorization.service.js';
 import { OAuthProtocolError } from './oauth.errors.js';
-import { readParams } from './params.js';
-import { ProtocolService } from './protocol.service.js';
-import { SigningKeysService } from './signing-keys.service.js';
-import { TokenEndpointService } from './token-endpoint.service.js';
+import {
+  AuthorizeBodySchema,
+  AuthorizeQuerySchema,
+  IntrospectionSchema,
+  JsonObjectSchema,
+  TokenAnswerSchema,
+  TokenBodySchema,
+  TokenOpBodySchema,
+} from './oauth.schemas.js';
+import { DecideConsentCommand, IssueTokenCommand, RevokeTokenCommand, type TokenEndpointCall } from './public/commands.js';
+import { ConsentInfoQuery, DiscoveryQuery, IntrospectTokenQuery, JwksQuery, UserInfoQuery } from './public/queries.js';
 
-const param = z.string().max(4096);
-const AuthorizeQuerySchema = z
-  .object({
-    client_id: param,
-    redirect_uri: param,
-    response_type: param,
-    scope: param,
-    state: param,
-    code_challenge: param,
-    code_challenge_method: param,
-    nonce: param,
-    prompt: param,
-  })
-  .partial()
-  .loose();
-const AuthorizeBodySchema = AuthorizeQuerySchema.extend({ action: z.enum(CONSENT_ACTIONS) });
-const TokenBodySchema = z
-  .object({
-    grant_type: z.string(),
-    code: param,
-    redirect_uri: param,
-    code_verifier: param,
-    refresh_token: param,
-    scope: param,
-    client_id: param,
-    client_secret: param,
-  })
-  .partial()
-  .loose();
-const TokenAnswerSchema = z
-  .object({
-    access_token: z.string(),
-    token_type: z.literal('Bearer'),
-    expires_in: z.number(),
-    refresh_token: z.string().optional(),
-    scope: z.string().optional(),
-    id_token: z.string().optional(),
-  })
-  .meta({ id: 'TokenAnswer' });
-const TokenOpBodySchema = z.object({ token: param, token_type_hint: param, client_id: param, client_secret: param }).partial().loose();
-const IntrospectionSchema = z.object({ active: z.boolean() }).loose().meta({ id: 'Introspection' });
-const JsonObjectSchema = z.record(z.string(), z.unknown());
-
-type Headers = FastifyRequest['headers'];
-const SUPPORTED_GRANTS = ['authorization_code', 'refresh_token', 'client_credentials'];
 const noStore = (reply: FastifyReply) => void reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
 
-/** The authorization server's protocol endpoints. */
+/** What a token-side endpoint hands its command: the caller's IP, the headers and the parsed form. */
+const callOf = (request: FastifyRequest): TokenEndpointCall => ({ ip: request.ip, headers: request.headers, body: request.body });
+
+/** The authorization server's protocol endpoints: HTTP in, a command or query out (the rules are the services'). */
 @Controller()
 export class OAuthController {
-  private readonly perClient: RateLimit;
-  private readonly authFailures: RateLimit;
-
   constructor(
-    private readonly authorization: AuthorizationService,
-    private readonly tokens: TokenEndpointService,
-    private readonly protocol: ProtocolService,
-    private readonly keys: SigningKeysService,
-    rateLimits: RateLimitService,
-    @Inject(APP_CONFIG) config: AppConfig,
-  ) {
-    this.perClient = rateLimits.create({ name: 'oauth:token', points: config.oauth.tokenRatePerMinute, durationSeconds: 60 });
-    this.authFailures = rateLimits.create({ name: 'oauth:client-auth-failures', points: config.oauth.clientAuthFailuresPer15Min, durationSeconds: 900 });
-  }
-
-  /** Rate limits of the token-side endpoints: per client and IP, and failed client authentications per IP. */
-  private async guarded<T>(request: FastifyRequest, run: () => Promise<T>): Promise<T> {
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    const clientHint = typeof body.client_id === 'string' ? body.client_id : (request.headers.authorization ?? '').slice(0, 200);
-    await this.authFailures.check(request.ip);
-    await this.perClient.consume(`${request.ip}|${clientHint}`);
-    try {
-      return await run();
-    } catch (error) {
-      if (error instanceof OAuthProtocolError && error.code === 'invalid_client') await this.authFailures.consume(request.ip);
-      throw error;
-    }
-  }
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @Get('oauth/authorize')
   @Public()
@@ -106,7 +45,7 @@ export class OAuthController {
     response: ConsentInfoSchema,
   })
   describe(@Query() query: Record<string, unknown>, @RequestLanguage() language: Language) {
-    return this.authorization.describe(query, language);
+    return this.queries.execute(new ConsentInfoQuery(query, language));
   }
 
   @Post('oauth/authorize')
@@ -120,7 +59,7 @@ export class OAuthController {
   })
   async decide(@Body() body: z.infer<typeof AuthorizeBodySchema>, @CurrentUser() user: AuthenticatedUser, @Res({ passthrough: true }) reply: FastifyReply) {
     noStore(reply);
-    return this.authorization.decide(body, body.action, { id: user.id, sessionId: user.sessionId });
+    return this.commands.execute(new DecideConsentCommand(body, body.action, { id: user.id, sessionId: user.sessionId }));
   }
 
   @Post('oauth/token')
@@ -137,13 +76,7 @@ export class OAuthController {
   })
   async token(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     noStore(reply);
-    const p = readParams(request.body, ['grant_type', 'code', 'redirect_uri', 'code_verifier', 'refresh_token', 'scope', 'client_id', 'client_secret']);
-    // RFC 9700 §2.4: no password grant (the library knows it; we never offer it). Implicit has no token request.
-    if (p.grant_type && !SUPPORTED_GRANTS.includes(p.grant_type)) {
-      throw new OAuthProtocolError('unsupported_grant_type', `grant_type ${p.grant_type.slice(0, 60)} no está admitido.`);
-    }
-    const answer = await this.guarded(request, () => this.tokens.handle({ headers: request.headers as Headers as Record<string, string>, body: request.body }));
-    return answer.body;
+    return this.commands.execute(new IssueTokenCommand(callOf(request)));
   }
 
   @Post('oauth/revoke')
@@ -160,7 +93,7 @@ export class OAuthController {
   async revoke(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     noStore(reply);
     this.requireForm(request);
-    await this.guarded(request, () => this.protocol.revoke(request.headers.authorization, request.body));
+    await this.commands.execute(new RevokeTokenCommand(callOf(request)));
     return {};
   }
 
@@ -179,7 +112,7 @@ export class OAuthController {
   async introspect(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     noStore(reply);
     this.requireForm(request);
-    return this.guarded(request, () => this.protocol.introspect(request.headers.authorization, request.body));
+    return this.queries.execute(new IntrospectTokenQuery(callOf(request)));
   }
 
   private requireForm(request: FastifyRequest) {
@@ -194,7 +127,7 @@ export class OAuthController {
   @Contract({ summary: 'OpenID Connect userinfo (needs scope openid)', tags: ['oauth'], access: 'app', response: JsonObjectSchema, errors: [403] })
   userinfo(@Req() request: AppRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     noStore(reply);
-    return this.protocol.userinfo(request.appToken!);
+    return this.queries.execute(new UserInfoQuery(request.appToken!));
   }
 
   @Post('oauth/userinfo')
@@ -210,20 +143,20 @@ export class OAuthController {
   @Public()
   @Contract({ summary: 'Public keys that sign ID tokens (JWKS)', tags: ['oauth'], access: 'public', response: JsonObjectSchema })
   jwks() {
-    return this.keys.jwks();
+    return this.queries.execute(new JwksQuery());
   }
 
   @Get('.well-known/oauth-authorization-server')
   @Public()
   @Contract({ summary: 'RFC 8414 authorization server metadata', tags: ['oauth'], access: 'public', response: JsonObjectSchema })
   metadata() {
-    return this.protocol.metadata(false);
+    return this.queries.execute(new DiscoveryQuery(false));
   }
 
   @Get('.well-known/openid-configuration')
   @Public()
   @Contract({ summary: 'OpenID Connect discovery', tags: ['oauth'], access: 'public', response: JsonObjectSchema })
   openidConfiguration() {
-    return this.protocol.metadata(true);
+    return this.queries.execute(new DiscoveryQuery(true));
   }
 }

@@ -19,6 +19,15 @@ export interface ProxyAnswer {
   body: Buffer;
 }
 
+/** The app's request to forward: method, the path under the service's API base, its query string, headers and raw body. */
+export interface ProxyRequest {
+  method: string;
+  path: string;
+  search: string;
+  headers: Record<string, string | string[] | undefined>;
+  body?: Buffer;
+}
+
 class ProxyError extends AppError {}
 
 /**
@@ -63,11 +72,7 @@ export class ProxyService {
     return url;
   }
 
-  async forward(
-    token: AccessTokenInfo,
-    serviceName: string,
-    input: { method: string; path: string; search: string; headers: Record<string, string | string[] | undefined>; body?: Buffer },
-  ): Promise<ProxyAnswer> {
+  async forward(token: AccessTokenInfo, serviceName: string, input: ProxyRequest): Promise<ProxyAnswer> {
     if (!token.userId) throw invalidToken('Este token es de la aplicación, no de una persona.');
     if (!token.scopes.includes(serviceScope(serviceName))) throw insufficientScope(serviceScope(serviceName));
     await this.limit.consume(`${token.clientRowId}|${token.userId}`);

@@ -11,7 +11,7 @@ import { ClientsService } from './clients.service.js';
 import type { OAuthServerDb } from './entities/index.js';
 import type { OAuthClient } from './entities/oauth-client.entity.js';
 import { OAuthProtocolError, type OAuthErrorCode } from './oauth.errors.js';
-import { basicCredentials } from './params.js';
+import { basicCredentials, readParams } from './params.js';
 import { grantsEmail, grantsUsername } from './scopes.js';
 import { ACCESS_TOKEN_PREFIX, CODE_PREFIX, newSecret, REFRESH_TOKEN_PREFIX, sha256 } from './secrets.js';
 import { SigningKeysService } from './signing-keys.service.js';
@@ -20,6 +20,9 @@ import { TokenStore } from './token-store.service.js';
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
 export const REFRESH_TOKEN_LIFETIME_SECONDS = 30 * 24 * 3600;
 export const ID_TOKEN_LIFETIME_SECONDS = 3600;
+
+const TOKEN_PARAMS = ['grant_type', 'code', 'redirect_uri', 'code_verifier', 'refresh_token', 'scope', 'client_id', 'client_secret'];
+const SUPPORTED_GRANTS = ['authorization_code', 'refresh_token', 'client_credentials'];
 
 /** Who a token is for, carried through the library from the code or refresh token to saveToken. */
 interface Subject {
@@ -249,6 +252,18 @@ export class TokenEndpointService {
       },
       ID_TOKEN_LIFETIME_SECONDS,
     );
+  }
+
+  /**
+   * The request's parameters, checked before any rate limit counts it: each at most once and
+   * printable, and a grant type we offer. RFC 9700 §2.4: no password grant (the library knows
+   * it; we never offer it). Implicit has no token request.
+   */
+  checkRequest(body: unknown): void {
+    const p = readParams(body, TOKEN_PARAMS);
+    if (p.grant_type && !SUPPORTED_GRANTS.includes(p.grant_type)) {
+      throw new OAuthProtocolError('unsupported_grant_type', `grant_type ${p.grant_type.slice(0, 60)} no está admitido.`);
+    }
   }
 
   /** Runs the library's token handler on a parsed form body; protocol errors become OAuthProtocolError. */

@@ -1,0 +1,56 @@
+import { CONSENT_ACTIONS } from '@life/contracts';
+import { z } from 'zod';
+
+// The protocol endpoints' request and answer shapes: what @Contract checks before a handler runs
+// and the OpenAPI document shows. The OAuth rules themselves (RFC 6749 §3.1 parameters, clients,
+// grants) are the services'.
+
+const param = z.string().max(4096);
+
+export const AuthorizeQuerySchema = z
+  .object({
+    client_id: param,
+    redirect_uri: param,
+    response_type: param,
+    scope: param,
+    state: param,
+    code_challenge: param,
+    code_challenge_method: param,
+    nonce: param,
+    prompt: param,
+  })
+  .partial()
+  .loose();
+
+export const AuthorizeBodySchema = AuthorizeQuerySchema.extend({ action: z.enum(CONSENT_ACTIONS) });
+
+export const TokenBodySchema = z
+  .object({
+    grant_type: z.string(),
+    code: param,
+    redirect_uri: param,
+    code_verifier: param,
+    refresh_token: param,
+    scope: param,
+    client_id: param,
+    client_secret: param,
+  })
+  .partial()
+  .loose();
+
+export const TokenAnswerSchema = z
+  .object({
+    access_token: z.string(),
+    token_type: z.literal('Bearer'),
+    expires_in: z.number(),
+    refresh_token: z.string().optional(),
+    scope: z.string().optional(),
+    id_token: z.string().optional(),
+  })
+  .meta({ id: 'TokenAnswer' });
+
+export const TokenOpBodySchema = z.object({ token: param, token_type_hint: param, client_id: param, client_secret: param }).partial().loose();
+
+export const IntrospectionSchema = z.object({ active: z.boolean() }).loose().meta({ id: 'Introspection' });
+
+export const JsonObjectSchema = z.record(z.string(), z.unknown());

@@ -1,0 +1,67 @@
+import { Query } from '@nestjs/cqrs';
+import type { AppGrant, AppMeSchema, AppServicesSchema, ConsentInfo, Language } from '@life/contracts';
+import type { JWK } from 'jose';
+import type { z } from 'zod';
+import type { AccessTokenInfo } from '../token-store.service.js';
+import type { TokenEndpointCall } from './commands.js';
+
+// Reads of the authorization server's own endpoints (consent page, introspection, userinfo,
+// discovery, the person's grants, the resource API).
+
+/** What the consent screen shows for an authorization request (checked as a whole first). */
+export class ConsentInfoQuery extends Query<ConsentInfo> {
+  constructor(
+    readonly request: unknown,
+    readonly language: Language,
+  ) {
+    super();
+  }
+}
+
+/** RFC 7662 introspection by a confidential client about its own token. */
+export class IntrospectTokenQuery extends Query<Record<string, unknown>> {
+  constructor(readonly call: TokenEndpointCall) {
+    super();
+  }
+}
+
+/** OpenID Connect userinfo for an app's access token. */
+export class UserInfoQuery extends Query<Record<string, unknown>> {
+  constructor(readonly token: AccessTokenInfo) {
+    super();
+  }
+}
+
+/** The public keys that sign ID tokens (JWKS). */
+export class JwksQuery extends Query<{ keys: JWK[] }> {}
+
+/** RFC 8414 metadata, or with `openid` the OpenID Connect discovery document. */
+export class DiscoveryQuery extends Query<Record<string, unknown>> {
+  constructor(readonly openid: boolean) {
+    super();
+  }
+}
+
+/** Apps holding a live grant from this person, newest first. */
+export class AppGrantsQuery extends Query<AppGrant[]> {
+  constructor(
+    readonly userId: string,
+    readonly language: Language,
+  ) {
+    super();
+  }
+}
+
+/** `/api/v1/me`: who the person is, as far as the app token's scopes allow. */
+export class AppMeQuery extends Query<z.infer<typeof AppMeSchema>> {
+  constructor(readonly token: AccessTokenInfo) {
+    super();
+  }
+}
+
+/** `/api/v1/services`: the person's connected services, as far as the app token's scopes allow. */
+export class AppServicesQuery extends Query<z.infer<typeof AppServicesSchema>> {
+  constructor(readonly token: AccessTokenInfo) {
+    super();
+  }
+}

@@ -1,0 +1,35 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { RateLimitService, type RateLimit } from '../../core/rate-limit/rate-limit.service.js';
+import { OAuthProtocolError } from './oauth.errors.js';
+import type { TokenEndpointCall } from './public/commands.js';
+
+/**
+ * Rate limits of the token-side endpoints (token, revocation, introspection): requests per client
+ * and IP, and failed client authentications per IP (an IP over that limit is refused before its
+ * credentials are even looked at).
+ */
+@Injectable()
+export class TokenEndpointLimits {
+  private readonly perClient: RateLimit;
+  private readonly authFailures: RateLimit;
+
+  constructor(rateLimits: RateLimitService, @Inject(APP_CONFIG) config: AppConfig) {
+    this.perClient = rateLimits.create({ name: 'oauth:token', points: config.oauth.tokenRatePerMinute, durationSeconds: 60 });
+    this.authFailures = rateLimits.create({ name: 'oauth:client-auth-failures', points: config.oauth.clientAuthFailuresPer15Min, durationSeconds: 900 });
+  }
+
+  /** Runs `run` inside both limits; an invalid_client answer counts as a failed authentication. */
+  async guarded<T>(call: TokenEndpointCall, run: () => Promise<T>): Promise<T> {
+    const body = (call.body ?? {}) as Record<string, unknown>;
+    const clientHint = typeof body.client_id === 'string' ? body.client_id : (call.headers.authorization ?? '').slice(0, 200);
+    await this.authFailures.check(call.ip);
+    await this.perClient.consume(`${call.ip}|${clientHint}`);
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof OAuthProtocolError && error.code === 'invalid_client') await this.authFailures.consume(call.ip);
+      throw error;
+    }
+  }
+}
