@@ -155,6 +155,27 @@ describe('Module boundaries', () => {
     expect(adminFiles.filter((file) => !/\.(controller|module)\.ts$/.test(file))).toEqual([]);
   });
 
+  it('controllers and queue processors only validate and dispatch: they are given the buses, not services', () => {
+    // Framework and configuration are fine; a module's services, repositories or EntityManager are not.
+    const allowed = new Set(['CommandBus', 'QueryBus', 'AppConfig', 'Reflector']);
+    // The public health probe is terminus over its indicators: infrastructure, not a state change.
+    const exempt = new Set(['modules/health/health.controller.ts']);
+    const offending: string[] = [];
+    for (const file of FILES.filter((name) => name.startsWith('modules/') && /\.(controller|processor)\.ts$/.test(name) && !exempt.has(name))) {
+      const visit = (node: ts.Node) => {
+        if (ts.isConstructorDeclaration(node)) {
+          for (const parameter of node.parameters) {
+            const type = parameter.type?.getText() ?? '?';
+            if (!allowed.has(type)) offending.push(`${file}: ${parameter.name.getText()}: ${type}`);
+          }
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source(file));
+    }
+    expect(offending).toEqual([]);
+  });
+
   it('the checks see what they are meant to see', () => {
     // Guards against a scan that silently finds nothing (a moved folder, a parser change).
     expect(importsOf('modules/oauth-server/app-resources.service.ts')).toContain('modules/external-services/public/queries.ts');

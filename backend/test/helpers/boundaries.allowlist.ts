@@ -8,8 +8,6 @@ const FK_REFERENCE = "em.getReference(User, id): the foreign key of a row this m
 
 /** `importer -> imported`: imports of another module's internals. */
 export const KNOWN_CROSSINGS: Readonly<Record<string, string>> = {
-  'modules/auth/login-flow.service.ts -> modules/users/entities/user.entity.ts': 'sign-in creates the person; next: a users command',
-  'modules/auth/login-flow.service.ts -> modules/users/users.service.ts': 'sign-in creates the person; next: a users command',
   'modules/auth/session.service.ts -> modules/users/entities/user.entity.ts':
     'a session authenticates to its User (role, username) in one query; next: a users query',
   'modules/billing/billing-events.service.ts -> modules/users/entities/user.entity.ts': FK_REFERENCE,
