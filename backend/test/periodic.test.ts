@@ -40,6 +40,19 @@ describe('periodic work: BullMQ job schedulers shared by every worker (real Post
     expect(delayed.filter((job) => job.name === 'TokenRefreshSweeper').length).toBeLessThanOrEqual(1);
   });
 
+  it('drops a schedule this version no longer has when a worker starts', async () => {
+    await queue.upsertJobScheduler('RetiredSweep', { every: 60_000 }, { name: 'RetiredSweep' });
+    const another = await createWorkerContext(
+      await prepareRuntime('worker', testEnv(t.db, t.queuePrefix, { ENCRYPTION_KEYS: t.runtime.config.encryptionKeys!, TOKEN_REFRESH_SWEEP_MS: '45000' })),
+    );
+    try {
+      const keys = (await queue.getJobSchedulers(0, -1, true)).map((scheduler) => scheduler.key).sort();
+      expect(keys).toEqual(SWEEPS);
+    } finally {
+      await another.close();
+    }
+  });
+
   it('runs the first tick of every sweep at once, on one of the workers', async () => {
     const done = await pollUntil(async () => {
       const completed = await queue.getCompleted();

@@ -7,6 +7,7 @@
 type DurableClass = abstract new (...args: never[]) => object;
 
 const byName = new Map<string, DurableClass>();
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const nameOf = new WeakMap<object, string>();
 
 export function DurableEvent(name: string) {
@@ -28,5 +29,8 @@ export function durableName(event: object): string {
 export function reviveDurable(name: string, payload: Record<string, unknown>): object | null {
   const type = byName.get(name);
   if (!type) return null;
-  return Object.assign(Object.create(type.prototype as object) as object, payload);
+  const event = Object.create(type.prototype as object) as Record<string, unknown>;
+  // Own fields only: a stored payload never reaches the prototype chain.
+  for (const [key, value] of Object.entries(payload)) if (!UNSAFE_KEYS.has(key)) event[key] = value;
+  return event;
 }

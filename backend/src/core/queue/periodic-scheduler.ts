@@ -30,6 +30,14 @@ export class PeriodicScheduler implements OnApplicationBootstrap {
       const instance: unknown = wrapper.isDependencyTreeStatic() ? wrapper.instance : undefined;
       if (instance instanceof PeriodicSweep) this.sweeps.set(instance.scheduleId, instance);
     }
+    try {
+      // A schedule this version no longer has (a sweep removed or renamed) would fail every tick.
+      for (const scheduler of await within(this.queue.getJobSchedulers(), SCHEDULE_TIMEOUT_MS)) {
+        if (!this.sweeps.has(scheduler.key)) await within(this.queue.removeJobScheduler(scheduler.key), SCHEDULE_TIMEOUT_MS);
+      }
+    } catch (error) {
+      this.logger.warn(`Could not list the schedules: ${error instanceof Error ? error.message : String(error)}`);
+    }
     for (const sweep of this.sweeps.values()) {
       try {
         await within(
