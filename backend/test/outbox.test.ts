@@ -117,8 +117,17 @@ describe('outbox: a process killed between the commit and the enqueue loses noth
       await pollUntil(async () => (await db.query('select 1 from users where id = $1', [person!.id])).rowCount === 0, 'the account to be erased', {
         timeoutMs: 30_000,
       });
-      const [relayed] = (await db.query<{ relayed_at: Date | null }>('select relayed_at from outbox_messages where id = $1', [staged.id])).rows;
-      expect(relayed?.relayed_at).toBeInstanceOf(Date);
+      // Relayed, then marked delivered once every handler succeeded (only delivered rows are ever purged).
+      const delivered = await pollUntil(
+        async () =>
+          (
+            await db.query<{ relayed_at: Date | null; delivered_at: Date | null }>('select relayed_at, delivered_at from outbox_messages where id = $1', [
+              staged.id,
+            ])
+          ).rows.find((row) => row.delivered_at !== null),
+        'the message to be marked delivered',
+      );
+      expect(delivered.relayed_at).toBeInstanceOf(Date);
       const erased = await db.query(`select details from audit_events where action = 'account.erased' and target_id = $1`, [person!.id]);
       expect(erased.rowCount).toBe(1);
     } finally {

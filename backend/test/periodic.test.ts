@@ -3,7 +3,7 @@ import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { pollUntil } from '@life/test-support';
 import { createWorkerContext, prepareRuntime } from '../src/bootstrap.js';
-import { PERIODIC_QUEUE } from '../src/core/queue/periodic-scheduler.js';
+import { PERIODIC_QUEUE, RETIRED_SCHEDULES } from '../src/core/queue/periodic-scheduler.js';
 import { bearer, seedUsers } from './helpers/seed.js';
 import { startTestApp, testEnv, type TestApp } from './helpers/test-app.js';
 
@@ -40,15 +40,19 @@ describe('periodic work: BullMQ job schedulers shared by every worker (real Post
     expect(delayed.filter((job) => job.name === 'TokenRefreshSweeper').length).toBeLessThanOrEqual(1);
   });
 
-  it('drops a schedule this version no longer has when a worker starts', async () => {
+  it('drops a retired schedule when a worker starts, and keeps one it merely does not know', async () => {
     await queue.upsertJobScheduler('RetiredSweep', { every: 60_000 }, { name: 'RetiredSweep' });
+    await queue.upsertJobScheduler('NewerVersionSweep', { every: 60_000 }, { name: 'NewerVersionSweep' });
+    RETIRED_SCHEDULES.push('RetiredSweep');
     const another = await createWorkerContext(
       await prepareRuntime('worker', testEnv(t.db, t.queuePrefix, { ENCRYPTION_KEYS: t.runtime.config.encryptionKeys!, TOKEN_REFRESH_SWEEP_MS: '45000' })),
     );
     try {
       const keys = (await queue.getJobSchedulers(0, -1, true)).map((scheduler) => scheduler.key).sort();
-      expect(keys).toEqual(SWEEPS);
+      expect(keys).toEqual([...SWEEPS, 'NewerVersionSweep'].sort());
     } finally {
+      RETIRED_SCHEDULES.pop();
+      await queue.removeJobScheduler('NewerVersionSweep');
       await another.close();
     }
   });

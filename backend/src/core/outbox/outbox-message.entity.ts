@@ -5,7 +5,8 @@ import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legac
 /**
  * The transactional outbox (core's own table): a durable event written in the same transaction
  * as the change it announces, then relayed to the `outbox` queue. `relayedAt` is set once the
- * queue took it; the sweeper relays what a crash or a Redis outage left behind.
+ * queue took it, `deliveredAt` once its handlers succeeded; the sweeper relays what a crash or a
+ * Redis outage left behind, and what the queue lost before delivering it.
  */
 @Entity({ tableName: 'outbox_messages' })
 @Index({ properties: ['relayedAt', 'createdAt'] })
@@ -28,6 +29,10 @@ export class OutboxMessage {
 
   @Property({ type: 'timestamptz', nullable: true })
   relayedAt?: Date | null;
+
+  /** Set once every handler of the event succeeded: only delivered rows are ever purged. */
+  @Property({ type: 'timestamptz', nullable: true })
+  deliveredAt?: Date | null;
 
   constructor(type: string, payload: Record<string, unknown>) {
     this.type = type;

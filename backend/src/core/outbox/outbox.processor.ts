@@ -19,10 +19,12 @@ export class OutboxProcessor extends WorkerHost {
 
   async process(job: Job<OutboxJob>): Promise<{ delivered: boolean }> {
     const message = await this.outbox.find(job.data.messageId);
-    if (!message) return { delivered: false };
+    // Only delivered rows are purged: a missing row was delivered (and forgotten) already.
+    if (!message || message.deliveredAt) return { delivered: false };
     const event = reviveDurable(message.type, message.payload);
     if (!event) throw new Error(`No durable event named ${message.type} in this build`);
     await this.events.publishStrict(event);
+    await this.outbox.markDelivered(message.id);
     return { delivered: true };
   }
 

@@ -11,8 +11,10 @@ export const OUTBOX_QUEUE = 'outbox';
 export const DELIVER_OUTBOX_MESSAGE = 'deliver';
 export const OUTBOX_ATTEMPTS = 10;
 const RELAY_TIMEOUT_MS = 3000;
-/** Relayed rows are kept this long (what happened, for support), then deleted by the sweeper. */
-const KEEP_RELAYED_DAYS = 7;
+/** Delivered rows are kept this long (what happened, for support), then deleted by the sweeper. */
+const KEEP_DELIVERED_DAYS = 7;
+/** A relayed message not delivered after this long is handed to the queue again if its job is gone. */
+const UNDELIVERED_CHECK_MS = 15 * 60_000;
 
 export interface OutboxJob {
   messageId: string;
@@ -52,27 +54,43 @@ export class OutboxService {
   }
 
   private async relayNow(ids: string[]): Promise<number> {
+    let queued = 0;
     for (const messageId of ids) {
-      await addOnce(
+      const outcome = await addOnce(
         this.queue,
         DELIVER_OUTBOX_MESSAGE,
         { messageId },
         { jobId: messageId, attempts: OUTBOX_ATTEMPTS, backoff: { type: 'exponential', delay: 2000 } },
       );
+      if (outcome === 'added') queued += 1;
     }
-    return this.em.fork().nativeUpdate(OutboxMessage, { id: { $in: ids }, relayedAt: null }, { relayedAt: new Date() });
+    await this.em.fork().nativeUpdate(OutboxMessage, { id: { $in: ids }, relayedAt: null }, { relayedAt: new Date() });
+    return queued;
   }
 
-  /** The sweeper: relays messages stored more than `olderThanMs` ago and never relayed; forgets old relayed ones. */
+  /**
+   * The sweeper: relays messages stored more than `olderThanMs` ago and never relayed, and those
+   * relayed long ago but still undelivered whose job the queue no longer has (a failed job stays
+   * in Salud instead, until an admin retries or discards it); forgets old delivered ones.
+   */
   async relayPending(olderThanMs: number, limit = 500): Promise<number> {
     const em = this.em.fork();
+    const now = Date.now();
     const pending = await em.find(
       OutboxMessage,
-      { relayedAt: null, createdAt: { $lt: new Date(Date.now() - olderThanMs) } },
+      {
+        deliveredAt: null,
+        $or: [{ relayedAt: null, createdAt: { $lt: new Date(now - olderThanMs) } }, { relayedAt: { $lt: new Date(now - UNDELIVERED_CHECK_MS) } }],
+      },
       { fields: ['id'], orderBy: { createdAt: 'asc' }, limit },
     );
-    await em.nativeDelete(OutboxMessage, { relayedAt: { $lt: new Date(Date.now() - KEEP_RELAYED_DAYS * 86_400_000) } });
+    await em.nativeDelete(OutboxMessage, { deliveredAt: { $lt: new Date(now - KEEP_DELIVERED_DAYS * 86_400_000) } });
     return pending.length === 0 ? 0 : this.relayNow(pending.map((message) => message.id));
+  }
+
+  /** The outbox worker: every handler succeeded. */
+  async markDelivered(id: string): Promise<void> {
+    await this.em.fork().nativeUpdate(OutboxMessage, { id, deliveredAt: null }, { deliveredAt: new Date() });
   }
 
   async find(id: string): Promise<OutboxMessage | null> {

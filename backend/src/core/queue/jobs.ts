@@ -40,7 +40,8 @@ export async function addOnce<T>(
 /** Runs again the failed jobs that failed at least `olderThanMs` ago (at most `limit`); returns how many. */
 export async function retryFailedOlderThan(queue: Queue, olderThanMs: number, limit = 1000): Promise<number> {
   let count = 0;
-  for (const job of await queue.getFailed(0, limit - 1)) {
+  // Oldest first: those are the ones most due another try.
+  for (const job of await queue.getJobs(['failed'], 0, limit - 1, true)) {
     if (Date.now() - (job.finishedOn ?? 0) < olderThanMs) continue;
     await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
     count += 1;

@@ -10,6 +10,12 @@ export const PERIODIC_QUEUE = 'periodic';
 const SCHEDULE_TIMEOUT_MS = 5000;
 
 /**
+ * Names of sweep classes that no longer exist: add a class's name here when you remove or rename
+ * it, so workers delete its schedule from Redis. (Empty today.)
+ */
+export const RETIRED_SCHEDULES: string[] = [];
+
+/**
  * Worker processes: one BullMQ job scheduler per `PeriodicSweep` provider (its class name as
  * id, `every` its interval). Upserting is idempotent, so every worker does it at start and Redis
  * keeps a single schedule for all of them (`<QUEUE_PREFIX>:periodic:repeat` in redis-cli); BullMQ
@@ -30,13 +36,15 @@ export class PeriodicScheduler implements OnApplicationBootstrap {
       const instance: unknown = wrapper.isDependencyTreeStatic() ? wrapper.instance : undefined;
       if (instance instanceof PeriodicSweep) this.sweeps.set(instance.scheduleId, instance);
     }
-    try {
-      // A schedule this version no longer has (a sweep removed or renamed) would fail every tick.
-      for (const scheduler of await within(this.queue.getJobSchedulers(), SCHEDULE_TIMEOUT_MS)) {
-        if (!this.sweeps.has(scheduler.key)) await within(this.queue.removeJobScheduler(scheduler.key), SCHEDULE_TIMEOUT_MS);
+    // Sweeps that were removed or renamed: their schedules would fail every tick. Only these are
+    // removed, never a name this worker merely does not know (during a rolling deploy an older
+    // worker must not delete a newer version's schedule).
+    for (const name of RETIRED_SCHEDULES) {
+      try {
+        await within(this.queue.removeJobScheduler(name), SCHEDULE_TIMEOUT_MS);
+      } catch (error) {
+        this.logger.warn(`Could not remove the retired schedule ${name}: ${error instanceof Error ? error.message : String(error)}`);
       }
-    } catch (error) {
-      this.logger.warn(`Could not list the schedules: ${error instanceof Error ? error.message : String(error)}`);
     }
     for (const sweep of this.sweeps.values()) {
       try {
