@@ -1,7 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261124224831_outbox_delivered extends Migration {
-
   override name = 'Migration20261124224831_outbox_delivered';
 
   override up(): void | Promise<void> {
@@ -11,5 +10,4 @@ export class Migration20261124224831_outbox_delivered extends Migration {
   override down(): void | Promise<void> {
     this.addSql(`alter table "outbox_messages" drop column "delivered_at";`);
   }
-
 }
