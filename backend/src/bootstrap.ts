@@ -16,6 +16,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from './core/database/em
 import { requestIdFor } from './core/http/request-id.js';
 import { isNegotiatedPage, pathOf, wantsHtml, SpaIndex } from './core/http/spa.js';
 import type { ProcessRole } from './core/queue/process-role.js';
+import { startQueueWorkers } from './core/queue/worker-options.js';
 import { assertRedisReachable, RedisUnavailableError } from './core/redis/redis-check.js';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -143,6 +144,10 @@ export async function createWebApp(runtime: Runtime, role: Exclude<ProcessRole, 
       ? spa.send(reply)
       : reply.status(406).send({ error: 'not_acceptable', message: 'The home page is HTML.' }),
   );
+  // Queue workers start only once every module has bootstrapped (command handlers, listeners,
+  // schedules): see core/queue/worker-options.ts.
+  await app.init();
+  if (role === 'all') startQueueWorkers();
   return app;
 }
 
@@ -153,6 +158,7 @@ export async function createWorkerContext(runtime: Runtime): Promise<INestApplic
   );
   app.useLogger(app.get(Logger));
   await app.init();
+  startQueueWorkers();
   return app;
 }
 

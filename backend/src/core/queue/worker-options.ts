@@ -15,8 +15,28 @@ export function configureQueueWorkers(queue: AppConfig['queue']): void {
   class ConfiguredWorker extends Worker {
     // @nestjs/bullmq creates workers as `new Worker(queueName, processor, options)`.
     constructor(name: string, processor: Processor | string | URL | null | undefined, opts: WorkerOptions) {
-      super(name, processor, { ...defaults, ...opts });
+      // Not yet: @nestjs/bullmq creates workers while modules initialise, before @nestjs/cqrs has
+      // registered its handlers and the event publisher its listeners. A job taken then would
+      // find no command handler (and fail) or no listener (and be marked done with nothing done).
+      super(name, processor, { ...defaults, ...opts, autorun: false });
+      if (opts.autorun !== false) pending.add(this);
     }
   }
   BullModule.workerClass = ConfiguredWorker;
+}
+
+const pending = new Set<Worker>();
+
+/**
+ * Starts the queue workers created so far: call it once the application has finished
+ * initialising (every `onApplicationBootstrap` has run), which `bootstrap.ts` does.
+ */
+export function startQueueWorkers(): number {
+  const workers = [...pending];
+  pending.clear();
+  for (const worker of workers) {
+    // run() settles when the worker closes; errors are reported through its 'error' event.
+    worker.run().catch((error: unknown) => worker.emit('error', error instanceof Error ? error : new Error(String(error))));
+  }
+  return workers.length;
 }
