@@ -14,11 +14,15 @@ export function CountryPicker() {
   const { t, i18n } = useTranslation();
   const current = useCountry();
   const [open, setOpen] = useState(false);
+  // The flag's hint never shows while the picker is open: otherwise it is the top layer and the
+  // first Escape closes the hint instead of the picker (and the hint can outlive the choice).
+  const [hint, setHint] = useState(false);
   const [query, setQuery] = useState('');
   const results = filterCountries(query);
 
   function handleOpenChange(next: boolean) {
     setOpen(next);
+    setHint(false);
     if (!next) setQuery('');
   }
 
@@ -31,7 +35,7 @@ export function CountryPicker() {
 
   return (
     <Dialog open={open} onOpenChange={handleOpenChange}>
-      <Tooltip content={t('header.currentCountry', { country: currentName })}>
+      <Tooltip content={t('header.currentCountry', { country: currentName })} open={hint && !open} onOpenChange={setHint}>
         <DialogTrigger asChild>
           <Button variant="ghost" size="icon" aria-label={t('header.changeLanguage')} data-testid="language-button" data-country={current}>
             <Flag code={current} className="h-[18px] w-[27px]" />

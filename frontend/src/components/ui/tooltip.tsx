@@ -10,14 +10,19 @@ export function Tooltip({
   children,
   side = 'bottom',
   className,
+  open,
+  onOpenChange,
 }: {
   content: ReactNode;
   children: ReactNode;
   side?: ComponentProps<typeof TooltipPrimitive.Content>['side'];
   className?: string;
+  /** Controlled use: e.g. kept closed while the dialog its trigger opens is showing. */
+  open?: boolean;
+  onOpenChange?: (open: boolean) => void;
 }) {
   return (
-    <TooltipPrimitive.Root>
+    <TooltipPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <TooltipPrimitive.Trigger asChild>{children}</TooltipPrimitive.Trigger>
       <TooltipPrimitive.Portal>
         <TooltipPrimitive.Content
