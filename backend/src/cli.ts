@@ -19,6 +19,8 @@ import { SEALED_TABLES } from './sealed-columns.js';
 import { AuditService } from './modules/audit/audit.service.js';
 import { ClientsService } from './modules/oauth-server/clients.service.js';
 import { SigningKeysService } from './modules/oauth-server/signing-keys.service.js';
+import { render } from './core/i18n/messages.js';
+import { issueText } from './core/i18n/zod-locale.js';
 
 /**
  * Admin tasks: `npm run cli -- <command>`. Later modules add their commands to COMMANDS.
@@ -199,7 +201,9 @@ export const COMMANDS: Record<string, Command> = {
         ...(values.description ? { description: values.description } : {}),
       });
       if (!parsed.success) {
-        throw new Error(`client:create: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; ')}`);
+        throw new Error(
+          `client:create: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${render(issueText(issue), 'en')}`).join('; ')}`,
+        );
       }
       await withOrm(async (orm) => {
         const created = await new ClientsService(orm.em.fork()).create(parsed.data, null);

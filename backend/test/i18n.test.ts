@@ -1,68 +1,90 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LANGUAGES } from '@life/contracts';
-import { CATALOGS, templatePattern, translate } from '../src/core/i18n/catalog.js';
+import { ERASE_CONFIRMATION_WORD, LANGUAGES, type Language } from '@life/contracts';
+import { CATALOGS, isMessageId, msg, render, type MessageId } from '../src/core/i18n/messages.js';
+import { issueText } from '../src/core/i18n/zod-locale.js';
 import { negotiateLanguage } from '../src/core/i18n/language.js';
 import { CATALOG_DEFAULTS } from '../src/modules/external-services/catalog.defaults.js';
-import { apiSpanishTexts, UNTRANSLATED } from './helpers/api-texts.js';
+import { apiSpanishTexts, UNTRANSLATED, usedMessageIds } from './helpers/api-texts.js';
 import { bearer, seedUsers, type SeededUser } from './helpers/seed.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { z } from 'zod';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
-const placeholders = (text: string) => [...text.matchAll(/\{(\d+)\}/g)].map((match) => match[1]).sort();
+/** A catalog as `id → text` pairs (`auth.inviteNotFound` → `No hay ninguna invitación para {{email}}.`). */
+function flatten(catalog: object, prefix = ''): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(catalog).flatMap(([key, value]) =>
+      typeof value === 'object' && value !== null ? Object.entries(flatten(value, `${prefix}${key}.`)) : [[`${prefix}${key}`, value]],
+    ),
+  );
+}
+const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((match) => match[1]).sort();
+const OTHER_LANGUAGES = LANGUAGES.filter((language) => language !== 'es');
+const spanish = flatten(CATALOGS.es) as Record<MessageId, string>;
+const text = (language: Language, id: MessageId) => (flatten(CATALOGS[language]) as Record<MessageId, string>)[id];
 
-describe('API texts in every language: the catalogs', () => {
-  const source = apiSpanishTexts();
-  const wanted = [...source.keys()].filter((text) => !(text in UNTRANSLATED)).sort();
-
-  it('finds the Spanish texts of the API (the scan itself works)', () => {
-    expect(wanted).toEqual(expect.arrayContaining(['Esta aplicación no existe o está desactivada.', 'Usar tu cuenta conectada de {0} en tu nombre']));
-    expect(wanted.length).toBeGreaterThan(100);
+describe('API texts in every language: message ids and catalogs', () => {
+  it('the sources write no sentence for people in place: every one is a message id (the scan itself works)', () => {
+    const written = [...apiSpanishTexts().entries()].filter(([sentence]) => !(sentence in UNTRANSLATED));
+    expect(written.map(([sentence, where]) => `${sentence}  (${where.join(', ')})`)).toEqual([]);
+    // The scan finds Spanish where it is: the exceptions it must see are still seen.
+    expect([...apiSpanishTexts().keys()]).toEqual(expect.arrayContaining(['Privacidad y protección de datos']));
   });
 
-  it.each(Object.keys(CATALOGS))('%s has every Spanish text of the API, and nothing stale', (language) => {
-    const catalog = CATALOGS[language as keyof typeof CATALOGS];
-    const missing = wanted.filter((text) => !(text in catalog)).map((text) => `${text}  (${source.get(text)?.join(', ')})`);
-    expect(missing).toEqual([]);
-    expect(Object.keys(catalog).filter((text) => !wanted.includes(text))).toEqual([]);
+  it('uses only ids the Spanish catalog has, and the catalog has no id nobody uses', () => {
+    const used = usedMessageIds();
+    expect(used.size).toBeGreaterThan(100);
+    const unknown = [...used.entries()].filter(([id]) => !isMessageId(id)).map(([id, where]) => `${id}  (${where.join(', ')})`);
+    expect(unknown).toEqual([]);
+    expect(Object.keys(spanish).filter((id) => !used.has(id))).toEqual([]);
   });
 
-  it.each(Object.keys(CATALOGS))('%s keeps every placeholder of each text, and translates it', (language) => {
-    const catalog = CATALOGS[language as keyof typeof CATALOGS];
-    for (const [text, translation] of Object.entries(catalog)) {
-      expect({ text, placeholders: placeholders(translation) }).toEqual({ text, placeholders: placeholders(text) });
-      expect(translation.trim()).not.toBe('');
+  it.each(OTHER_LANGUAGES)('%s has exactly the ids of Spanish, each with the same placeholders, and is translated', (language) => {
+    const catalog = flatten(CATALOGS[language]);
+    expect(Object.keys(catalog).sort()).toEqual(Object.keys(spanish).sort());
+    for (const [id, translation] of Object.entries(catalog)) {
+      expect(typeof translation).toBe('string');
+      expect({ id, placeholders: placeholders(translation as string) }).toEqual({ id, placeholders: placeholders(spanish[id as MessageId]) });
+      expect((translation as string).trim()).not.toBe('');
     }
     // Not a copy of the Spanish: most texts differ (names and codes may stay the same).
-    const unchanged = Object.entries(catalog).filter(([text, translation]) => text === translation);
-    expect(unchanged.length).toBeLessThan(5);
+    expect(Object.entries(catalog).filter(([id, translation]) => spanish[id as MessageId] === translation).length).toBeLessThan(5);
   });
 
-  it('numbers the placeholders of each Spanish text in reading order', () => {
-    for (const text of wanted) {
-      const order = [...text.matchAll(/\{(\d+)\}/g)].map((match) => Number(match[1]));
-      expect({ text, order }).toEqual({ text, order: order.map((_, index) => index) });
+  it('renders a message with its values in each language’s order, and leaves other people’s words alone', () => {
+    const refresh = msg('services.refreshPending', { service: 'Spotify', provider: 'Accounts' });
+    expect(render(refresh)).toBe('El acceso a Spotify ha caducado y Accounts no ha podido renovarlo ahora; se reintentará.');
+    for (const language of OTHER_LANGUAGES) {
+      const expected = text(language, 'services.refreshPending').replace('{{service}}', 'Spotify').replace('{{provider}}', 'Accounts');
+      expect(render(refresh, language)).toBe(expected);
     }
+    // Values are not escaped (JSON answers) and not read as markup.
+    expect(render(msg('services.serviceExists', { name: 'música <b>&</b> {{x}}' }), 'de')).toBe(
+      text('de', 'services.serviceExists').replace('{{name}}', 'música <b>&</b> {{x}}'),
+    );
+    expect(render('Texto que escribió un proveedor.', 'ja')).toBe('Texto que escribió un proveedor.');
   });
 
-  it('rebuilds texts made from a template with their values, in the translation’s order', () => {
-    expect(translate('El parámetro nonce es demasiado largo.', 'en')).toBe(CATALOGS.en['El parámetro nonce es demasiado largo.']);
-    const template = 'El acceso a {0} ha caducado y {1} no ha podido renovarlo ahora; se reintentará.';
-    const spanish = 'El acceso a Spotify ha caducado y Spotify no ha podido renovarlo ahora; se reintentará.';
-    for (const language of Object.keys(CATALOGS) as (keyof typeof CATALOGS)[]) {
-      const expected = CATALOGS[language][template]!.replace('{0}', 'Spotify').replace('{1}', 'Spotify');
-      expect(translate(spanish, language)).toBe(expected);
-    }
-    expect(translate('Ya existe un servicio llamado música (2).', 'de')).toBe(CATALOGS.de['Ya existe un servicio llamado {0}.']!.replace('{0}', 'música (2)'));
-    expect(templatePattern('Falta {0}.').test('Falta x.y')).toBe(false);
+  it('gives a contract’s zod message its id and the issue’s values', () => {
+    const short = z.string().min(3, 'validation.usernameTooShort').safeParse('a');
+    expect(short.success).toBe(false);
+    expect(render(issueText(short.error!.issues[0]!), 'en')).toBe(text('en', 'validation.usernameTooShort').replace('{{minimum}}', '3'));
+    const many = z
+      .record(z.string(), z.string())
+      .refine((r) => Object.keys(r).length <= 10, { message: 'validation.tooManyEntries', params: { maximum: 10 } })
+      .safeParse(Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`k${i}`, 'v'])));
+    expect(render(issueText(many.error!.issues[0]!))).toBe('Como mucho 10 entradas.');
+    // zod's own message (no id) stays as zod wrote it.
+    const wrongType = z.string().safeParse(42);
+    expect(issueText(wrongType.error!.issues[0]!)).toBe(wrongType.error!.issues[0]!.message);
   });
 
-  it('leaves Spanish as it is, and texts it does not know (an admin’s, a provider’s) untouched', () => {
-    expect(translate('Esta aplicación no existe o está desactivada.', 'es')).toBe('Esta aplicación no existe o está desactivada.');
-    expect(translate('Texto que escribió un administrador.', 'ja')).toBe('Texto que escribió un administrador.');
+  it('asks every language for the same confirmation word the server checks', () => {
+    for (const language of LANGUAGES) expect(text(language, 'validation.erasureConfirmation')).toContain(ERASE_CONFIRMATION_WORD);
   });
 
   it('ships the catalog descriptions the dashboard translates (es.json matches the seeds)', () => {
@@ -96,7 +118,7 @@ describe('the language of a request', () => {
   });
 
   it('covers the same eight languages as the UI', () => {
-    expect(['es', ...Object.keys(CATALOGS)].sort()).toEqual([...LANGUAGES].sort());
+    expect(Object.keys(CATALOGS).sort()).toEqual([...LANGUAGES].sort());
   });
 });
 
@@ -128,7 +150,7 @@ describe('answers in the asked language (real app, PostgreSQL and Redis)', () =>
     const { status, body } = await call('/api/nothing-here', language, { headers: { accept: 'application/json' } });
     expect(status).toBe(404);
     expect(body.error).toBe('not_found');
-    expect(body.message).toBe(translate('Aquí no hay nada: revisa la ruta y el método.', negotiateLanguage(language)));
+    expect(body.message).toBe(text(negotiateLanguage(language), 'http.notFound'));
     expect(body.message).not.toBe('Aquí no hay nada: revisa la ruta y el método.');
   });
 
@@ -139,10 +161,10 @@ describe('answers in the asked language (real app, PostgreSQL and Redis)', () =>
     expect(es.status).toBe(400);
     expect(fr.status).toBe(400);
     expect(fr.body.error).toBe('validation_failed');
-    expect(fr.body.message).toBe(CATALOGS.fr['La petición no es válida.']);
+    expect(fr.body.message).toBe(text('fr', 'http.invalidRequest'));
     expect(fr.body.details.map((d: Json) => d.path)).toEqual(es.body.details.map((d: Json) => d.path));
     expect(es.body.details[0].message).toBe('El usuario debe tener al menos 3 caracteres.');
-    expect(fr.body.details[0].message).toBe(CATALOGS.fr['El usuario debe tener al menos {0} caracteres.']!.replace('{0}', '3'));
+    expect(fr.body.details[0].message).toBe(text('fr', 'validation.usernameTooShort').replace('{{minimum}}', '3'));
 
     // A message zod writes itself (a wrong type) comes from zod's own locale.
     const typeEs = await call('/api/users/me', 'es', { method: 'PATCH', headers: profile, body: JSON.stringify({ username: 42 }) });
@@ -154,10 +176,10 @@ describe('answers in the asked language (real app, PostgreSQL and Redis)', () =>
   it('translates session and role refusals', async () => {
     const noSession = await call('/api/users/me', 'it');
     expect(noSession.status).toBe(401);
-    expect(noSession.body.message).toBe(CATALOGS.it['Inicia sesión primero: esto necesita una sesión válida.']);
+    expect(noSession.body.message).toBe(text('it', 'auth.signInRequired'));
     const notAdmin = await call('/api/admin/health', 'pt', { headers: bearer(person.token) });
     expect(notAdmin.status).toBe(403);
-    expect(notAdmin.body.message).toBe(CATALOGS.pt['Esto solo pueden hacerlo los administradores.']);
+    expect(notAdmin.body.message).toBe(text('pt', 'auth.adminOnly'));
   });
 
   it('shows the consent screen’s errors and permissions in the asked language; OAuth clients get it as error_description', async () => {
@@ -165,7 +187,7 @@ describe('answers in the asked language (real app, PostgreSQL and Redis)', () =>
       headers: { accept: 'application/json' },
     });
     expect(unknown.status).toBe(400);
-    expect(unknown.body.message).toBe(CATALOGS.en['Esta aplicación no existe o está desactivada.']);
+    expect(unknown.body.message).toBe(text('en', 'oauth.unknownClient'));
     expect(unknown.body.error_description).toBe(unknown.body.message);
 
     const created = await t.fetch('/oauth_clients', {
@@ -186,8 +208,8 @@ describe('answers in the asked language (real app, PostgreSQL and Redis)', () =>
     const de = await call(`/oauth/authorize?${query}`, 'de', { headers: { accept: 'application/json' } });
     expect(de.status).toBe(200);
     expect(de.body.scopes).toEqual([
-      { scope: 'profile', description: CATALOGS.de['Ver tu nombre de usuario'] },
-      { scope: 'service:spotify', description: CATALOGS.de['Usar tu cuenta conectada de {0} en tu nombre']!.replace('{0}', 'spotify') },
+      { scope: 'profile', description: text('de', 'oauth.scope.profile') },
+      { scope: 'service:spotify', description: text('de', 'oauth.scope.service').replace('{{service}}', 'spotify') },
     ]);
     const es = await call(`/oauth/authorize?${query}`, undefined, { headers: { accept: 'application/json' } });
     expect(es.body.scopes[0].description).toBe('Ver tu nombre de usuario');

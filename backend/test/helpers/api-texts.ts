@@ -7,12 +7,25 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 /** Where the API's texts are written: the backend's sources and the shared contracts. */
 const ROOTS = [resolve(here, '../../src'), resolve(here, '../../../libs/contracts/src')];
-/** Not answered to people over HTTP: command-line tools, benchmarks and schema migrations. */
-const SKIPPED = [/\.spec\.ts$/, /\.test\.ts$/, /\/bench\//, /\/migrations\//, /\/cli\.ts$/, /\/core\/i18n\/catalogs\//];
+/**
+ * Not texts the API answers with: command-line tools, benchmarks, schema migrations, the message
+ * catalogs themselves, and the seed rows of the service and login-provider catalogs (data an admin
+ * edits; the dashboard shows their descriptions from its own translations, by service name).
+ */
+const SKIPPED = [
+  /\.spec\.ts$/,
+  /\.test\.ts$/,
+  /\/bench\//,
+  /\/migrations\//,
+  /\/cli\.ts$/,
+  /\/core\/i18n\/locales\//,
+  /\/catalog\.defaults\.ts$/,
+  /\/login-providers\.defaults\.ts$/,
+];
 
 /**
- * Texts the scan finds that are not translated on purpose, with the reason. Everything else that
- * reads as Spanish must be in every catalog.
+ * Texts the scan finds that are not for translation, with the reason. Any other Spanish sentence
+ * in the sources is a message written in place instead of by id, and fails the i18n test.
  */
 export const UNTRANSLATED: Readonly<Record<string, string>> = {
   'Admin only.': 'English: the OpenAPI document, for developers',
@@ -53,24 +66,54 @@ function templateKey(node: ts.TemplateExpression): string {
   return node.head.text + node.templateSpans.map((span, index) => `{${index}}${span.literal.text}`).join('');
 }
 
-/** Every Spanish text in the API's sources (as catalog keys), with where it is written. */
-export function apiSpanishTexts(): Map<string, string[]> {
-  const found = new Map<string, string[]>();
+function visitSources(visitor: (node: ts.Node, where: () => string) => void): void {
   for (const root of ROOTS) {
     for (const path of files(root)) {
       const source = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
+      const where = (node: ts.Node) => () => `${relative(resolve(here, '../../..'), path)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
       const visit = (node: ts.Node) => {
-        let text: string | undefined;
-        if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) text = node.text;
-        else if (ts.isTemplateExpression(node)) text = templateKey(node);
-        if (text !== undefined && looksSpanish(text) && !ts.isImportDeclaration(node.parent)) {
-          const where = `${relative(resolve(here, '../../..'), path)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
-          found.set(text, [...(found.get(text) ?? []), where]);
-        }
+        visitor(node, where(node));
         ts.forEachChild(node, visit);
       };
       visit(source);
     }
   }
+}
+
+/** Every Spanish sentence in the API's sources (templates as `{0}`, `{1}`…), with where it is written. */
+export function apiSpanishTexts(): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  visitSources((node, where) => {
+    let text: string | undefined;
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) text = node.text;
+    else if (ts.isTemplateExpression(node)) text = templateKey(node);
+    if (text !== undefined && looksSpanish(text) && !ts.isImportDeclaration(node.parent)) found.set(text, [...(found.get(text) ?? []), where()]);
+  });
+  return found;
+}
+
+/** Files that pass `msg` an id they hold in a variable, with the reason. Everywhere else it is a literal. */
+const DYNAMIC_IDS: Readonly<Record<string, string>> = {
+  'backend/src/core/i18n/zod-locale.ts': 'the id a contract gave zod, checked with isMessageId first',
+};
+
+/** A message id as the contracts write it for zod (`validation.nameRequired`). */
+const CONTRACT_ID = /^validation\.[a-z][A-Za-z0-9]*$/;
+
+/**
+ * Every message id the sources use: the first argument of each `msg('…')` call, and the ids the
+ * contracts give zod as messages. Each must exist, and each id of the catalog must be used.
+ */
+export function usedMessageIds(): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  const add = (id: string, where: string) => found.set(id, [...(found.get(id) ?? []), where]);
+  visitSources((node, where) => {
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'msg') {
+      const [first] = node.arguments;
+      const at = where();
+      if (first && ts.isStringLiteral(first)) add(first.text, at);
+      else if (!(at.split(':')[0]! in DYNAMIC_IDS)) add(`(not a literal: ${first?.getText()})`, at);
+    } else if (ts.isStringLiteral(node) && CONTRACT_ID.test(node.text)) add(node.text, where());
+  });
   return found;
 }

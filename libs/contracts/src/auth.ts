@@ -53,9 +53,9 @@ export const UpdateProfileSchema = z
     username: z
       .string()
       .trim()
-      .min(USERNAME_MIN, `El usuario debe tener al menos ${USERNAME_MIN} caracteres.`)
-      .max(USERNAME_MAX, `El usuario no puede tener más de ${USERNAME_MAX} caracteres.`)
-      .regex(/^[\p{L}\p{N}_.-]+$/u, 'El usuario solo puede tener letras, números, punto, guion y guion bajo.'),
+      .min(USERNAME_MIN, 'validation.usernameTooShort')
+      .max(USERNAME_MAX, 'validation.usernameTooLong')
+      .regex(/^[\p{L}\p{N}_.-]+$/u, 'validation.usernameCharacters'),
   })
   .strict()
   .meta({ id: 'UpdateProfile' });
@@ -65,7 +65,7 @@ export const EmailSchema = z
   .string()
   .trim()
   .max(254)
-  .pipe(z.email('Introduce un e-mail válido.'))
+  .pipe(z.email('validation.email'))
   .transform((value) => value.toLowerCase());
 
 export const BetaInviteSchema = z.object({ email: z.string(), invited_by: z.string().nullable(), created_at: z.string() }).meta({ id: 'BetaInvite' });
@@ -93,7 +93,7 @@ export const LoginProviderListSchema = z.array(LoginProviderSchema);
 export const LoginProviderInputSchema = z
   .object({
     id: z.string().optional(),
-    service_name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Nombre: letras, números, guion y guion bajo.'),
+    service_name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'validation.providerNameCharacters'),
     service_type: z.string().max(40).optional(),
     description: optionalText(2000),
     app_id: optionalText(500),

@@ -44,7 +44,7 @@ export const SegmentSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 
 /** An optional http(s) URL field of an admin form: '' or null clear it. */
 export const optionalUrl = z
-  .union([z.literal(''), z.url({ protocol: /^https?$/, message: 'Debe ser una URL http(s).' }).max(2000)])
+  .union([z.literal(''), z.url({ protocol: /^https?$/, message: 'validation.httpUrl' }).max(2000)])
   .nullable()
   .optional();
 

@@ -26,17 +26,13 @@ export const ContactMessageInputSchema = z
     name: z
       .string()
       .trim()
-      .min(1, 'Escribe tu nombre.')
-      .max(CONTACT_NAME_MAX, `El nombre no puede tener más de ${CONTACT_NAME_MAX} caracteres.`)
-      .regex(NO_CONTROL_CHARACTERS, 'El nombre no puede tener saltos de línea.'),
+      .min(1, 'validation.contactNameRequired')
+      .max(CONTACT_NAME_MAX, 'validation.contactNameTooLong')
+      .regex(NO_CONTROL_CHARACTERS, 'validation.contactNameLineBreaks'),
     email: EmailSchema,
-    subject: z.enum(CONTACT_SUBJECTS, 'Elige un asunto de la lista.'),
-    message: z
-      .string()
-      .trim()
-      .min(CONTACT_MESSAGE_MIN, `El mensaje debe tener al menos ${CONTACT_MESSAGE_MIN} caracteres.`)
-      .max(CONTACT_MESSAGE_MAX, `El mensaje no puede tener más de ${CONTACT_MESSAGE_MAX} caracteres.`),
-    consent: z.literal(true, 'Acepta la política de privacidad para enviar el mensaje.'),
+    subject: z.enum(CONTACT_SUBJECTS, 'validation.contactSubject'),
+    message: z.string().trim().min(CONTACT_MESSAGE_MIN, 'validation.contactMessageTooShort').max(CONTACT_MESSAGE_MAX, 'validation.contactMessageTooLong'),
+    consent: z.literal(true, 'validation.contactConsent'),
     website: z.string().max(500).optional(),
   })
   .strict()

@@ -24,7 +24,7 @@ export const DataExportSchema = z
   .meta({ id: 'DataExport' });
 export type DataExport = z.infer<typeof DataExportSchema>;
 
-export const DataExportParamsSchema = z.object({ id: z.uuid('Ese identificador de exportación no es válido.') });
+export const DataExportParamsSchema = z.object({ id: z.uuid('validation.exportId') });
 
 /** What the person may type to confirm the erasure, besides their own username. */
 export const ERASE_CONFIRMATION_WORD = 'ELIMINAR';
@@ -32,7 +32,7 @@ export const ERASE_CONFIRMATION_WORD = 'ELIMINAR';
 /** `POST /api/users/me/erase`: `confirm` is the person's username or ERASE_CONFIRMATION_WORD. */
 export const EraseAccountSchema = z
   .object({
-    confirm: z.string().trim().min(1, `Escribe tu nombre de usuario o ${ERASE_CONFIRMATION_WORD} para confirmar.`).max(100),
+    confirm: z.string().trim().min(1, 'validation.erasureConfirmation').max(100),
   })
   .strict()
   .meta({ id: 'EraseAccount' });

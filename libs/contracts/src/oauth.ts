@@ -25,24 +25,25 @@ export type ClientType = (typeof CLIENT_TYPES)[number];
 
 export const DEFAULT_CLIENT_SCOPES: readonly string[] = ['openid', 'profile', 'email', 'read', 'services:read'];
 
-const ScopeSchema = z.string().refine(isKnownScope, { message: 'Permiso desconocido.' });
+const ScopeSchema = z.string().refine(isKnownScope, { message: 'validation.unknownScope' });
 
 /**
  * A redirect URI as RFC 9700 wants it: absolute, https, or http only on a loopback host;
  * no fragment. Compared exactly (a loopback's port may vary).
+ * Returns the message id (`validation.*`) of what is wrong, or undefined.
  */
 export function redirectUriProblem(value: string): string | undefined {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return 'Debe ser una URL absoluta.';
+    return 'validation.absoluteUrl';
   }
-  if (url.hash || value.includes('#')) return 'No puede llevar fragmento (#).';
-  if (url.username || url.password) return 'No puede llevar usuario ni contraseña.';
+  if (url.hash || value.includes('#')) return 'validation.urlFragment';
+  if (url.username || url.password) return 'validation.urlCredentials';
   if (url.protocol === 'https:') return undefined;
   if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return undefined;
-  return 'Debe ser https, o http solo en 127.0.0.1, [::1] o localhost.';
+  return 'validation.redirectUriScheme';
 }
 
 export const isLoopbackHost = (hostname: string) => hostname === '127.0.0.1' || hostname === '[::1]' || hostname === 'localhost';
@@ -50,7 +51,7 @@ export const isLoopbackHost = (hostname: string) => hostname === '127.0.0.1' || 
 export const RedirectUriSchema = z
   .string()
   .trim()
-  .min(1, 'Indica la URI de redirección.')
+  .min(1, 'validation.redirectUriRequired')
   .max(2000)
   .superRefine((value, ctx) => {
     const problem = redirectUriProblem(value);
@@ -86,11 +87,11 @@ export const OAuthClientWithSecretSchema = OAuthClientSchema.extend({
 }).meta({ id: 'OAuthClientWithSecret' });
 export type OAuthClientWithSecret = z.infer<typeof OAuthClientWithSecretSchema>;
 
-const redirectUrisField = z.array(RedirectUriSchema).min(1, 'Indica al menos una URI de redirección.').max(10);
+const redirectUrisField = z.array(RedirectUriSchema).min(1, 'validation.redirectUrisRequired').max(10);
 
 export const CreateOAuthClientSchema = z
   .object({
-    name: z.string().trim().min(1, 'Indica un nombre.').max(120),
+    name: z.string().trim().min(1, 'validation.nameRequired').max(120),
     client_type: z.enum(CLIENT_TYPES).default('confidential'),
     redirect_uri: RedirectUriSchema.optional(),
     redirect_uris: redirectUrisField.optional(),
@@ -99,7 +100,7 @@ export const CreateOAuthClientSchema = z
     active: z.boolean().optional(),
   })
   .refine((value) => value.redirect_uri || value.redirect_uris, {
-    message: 'Indica al menos una URI de redirección.',
+    message: 'validation.redirectUrisRequired',
     path: ['redirect_uri'],
   })
   .meta({ id: 'CreateOAuthClient' });
@@ -111,7 +112,7 @@ export type CreateOAuthClient = z.input<typeof CreateOAuthClientSchema>;
  */
 export const UpdateOAuthClientSchema = z
   .object({
-    name: z.string().trim().min(1, 'Indica un nombre.').max(120).optional(),
+    name: z.string().trim().min(1, 'validation.nameRequired').max(120).optional(),
     redirect_uri: RedirectUriSchema.optional(),
     redirect_uris: redirectUrisField.optional(),
     allowed_scopes: z.array(ScopeSchema).max(40).optional(),

@@ -37,11 +37,11 @@ export type ExternalServiceDto = z.infer<typeof ExternalServiceSchema>;
 export const ExternalServiceListSchema = z.array(ExternalServiceSchema);
 
 const headerRecord = z
-  .record(z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'Nombres de cabecera: letras, números y guiones.'), z.string().max(500))
-  .refine((r) => Object.keys(r).length <= 10, 'Como mucho 10 entradas.');
+  .record(z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'validation.headerNames'), z.string().max(500))
+  .refine((r) => Object.keys(r).length <= 10, { message: 'validation.tooManyEntries', params: { maximum: 10 } });
 const paramRecord = z
   .record(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/), z.string().max(500))
-  .refine((r) => Object.keys(r).length <= 10, 'Como mucho 10 entradas.');
+  .refine((r) => Object.keys(r).length <= 10, { message: 'validation.tooManyEntries', params: { maximum: 10 } });
 
 /** `PUT /api/external-services/{id}`: the full object as the dialog edited it (extra read-only fields are ignored). */
 export const ExternalServiceUpdateSchema = z

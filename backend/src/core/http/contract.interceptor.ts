@@ -5,17 +5,18 @@ import type { Observable } from 'rxjs';
 import type { ZodType } from 'zod';
 import type { Language } from '@life/contracts';
 import { requestLanguage } from '../i18n/language.js';
-import { zodErrorMap } from '../i18n/zod-locale.js';
+import { msg } from '../i18n/messages.js';
+import { issueText, zodErrorMap } from '../i18n/zod-locale.js';
 import { ValidationError, type FieldProblem } from './app-error.js';
 import { CONTRACT_KEY, type ContractSpec } from './contract.js';
 
-/** Zod's own messages come in the request's language; messages our schemas set are Spanish and the error filter translates them. */
+/** Zod's own messages come in the request's language; messages our schemas set are ids the error filter renders in it. */
 function parsePart(schema: ZodType, value: unknown, part: 'params' | 'query' | 'body', language: Language): unknown {
   const result = schema.safeParse(value, { error: zodErrorMap(language) });
   if (result.success) return result.data;
   const details: FieldProblem[] = result.error.issues.slice(0, 20).map((issue) => ({
     path: [part, ...issue.path.map(String)].join('.'),
-    message: issue.message,
+    message: issueText(issue),
   }));
   throw new ValidationError(details);
 }
@@ -42,7 +43,7 @@ export class ContractInterceptor implements NestInterceptor {
       const request = context.switchToHttp().getRequest<FastifyRequest & { params: unknown; query: unknown; body: unknown }>();
       for (const part of ['params', 'query', 'body'] as const) {
         const where = findNul(request[part], part);
-        if (where) throw new ValidationError([{ path: where, message: 'El texto no puede contener caracteres NUL.' }]);
+        if (where) throw new ValidationError([{ path: where, message: msg('http.nulCharacter') }]);
       }
       const language = requestLanguage(request);
       if (spec.params) request.params = parsePart(spec.params, request.params ?? {}, 'params', language);

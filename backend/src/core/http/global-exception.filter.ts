@@ -1,8 +1,8 @@
 import { ArgumentsHost, Catch, HttpException, HttpStatus, Logger, NotFoundException, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Language } from '@life/contracts';
-import { translate } from '../i18n/catalog.js';
 import { requestLanguage } from '../i18n/language.js';
+import { msg, render, type Text } from '../i18n/messages.js';
 import { AppError } from './app-error.js';
 import { dependencyOutage } from './dependency-outage.js';
 import { isApiPath, pathOf, SpaIndex, wantsHtml } from './spa.js';
@@ -31,20 +31,27 @@ export interface ErrorBody {
   requestId?: string;
 }
 
+/** An error answer before its texts are rendered in the request's language. */
+interface Answer {
+  status: number;
+  body: Omit<ErrorBody, 'message' | 'details'> & { message: Text; details?: { path: string; message: Text }[] };
+  headers?: Record<string, string>;
+}
+
 /** Turns Fastify's own errors (body parsing, size limits, content types) into our shape. */
-export function fastifyErrorToBody(error: { statusCode?: number; code?: string; message: string }): { status: number; body: ErrorBody } | undefined {
+export function fastifyErrorToBody(error: { statusCode?: number; code?: string; message: string }): Answer | undefined {
   const status = error.statusCode;
   if (!status || status < 400 || status >= 500) return undefined;
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return { status: 400, body: { error: 'invalid_json', message: 'El cuerpo de la petición no es JSON válido.' } };
+      return { status: 400, body: { error: 'invalid_json', message: msg('http.invalidJson') } };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { status: 413, body: { error: 'payload_too_large', message: 'El cuerpo de la petición es demasiado grande.' } };
+      return { status: 413, body: { error: 'payload_too_large', message: msg('http.bodyTooLarge') } };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return { status: 415, body: { error: 'unsupported_media_type', message: 'Aquí no se acepta este tipo de contenido.' } };
+      return { status: 415, body: { error: 'unsupported_media_type', message: msg('http.unsupportedMediaType') } };
     default:
-      return { status, body: { error: CODES[status] ?? 'bad_request', message: status === 400 ? 'No se pudo leer la petición.' : error.message } };
+      return { status, body: { error: CODES[status] ?? 'bad_request', message: status === 400 ? msg('http.unreadableRequest') : error.message } };
   }
 }
 
@@ -63,7 +70,7 @@ const NOT_OAUTH_CODES = new Set([
 ]);
 
 /** On the OAuth endpoints every error is an RFC 6749 one: `invalid_request` for malformed input, plus `error_description`. */
-function oauthShaped<T extends { status: number; body: ErrorBody }>(pathname: string, answer: T): T {
+function oauthShaped<T extends { status: number; body: ErrorBody; headers?: Record<string, string> }>(pathname: string, answer: T): T {
   if (!OAUTH_ENDPOINT.test(pathname) || answer.status >= 500) return answer;
   const error = NOT_OAUTH_CODES.has(answer.body.error) && answer.status !== 404 && answer.status !== 405 ? 'invalid_request' : answer.body.error;
   const description = answer.body.details?.length
@@ -73,24 +80,23 @@ function oauthShaped<T extends { status: number; body: ErrorBody }>(pathname: st
 }
 
 /** The texts of an error answer in the request's language (codes, paths and ids stay as they are). */
-function localized<T extends { status: number; body: ErrorBody }>(answer: T, language: Language): T {
-  if (language === 'es') return answer;
-  const { body } = answer;
+function localized(answer: Answer, language: Language): { status: number; body: ErrorBody; headers?: Record<string, string> } {
+  const { message, details, ...rest } = answer.body;
   return {
     ...answer,
     body: {
-      ...body,
-      message: translate(body.message, language),
-      ...(body.details ? { details: body.details.map((problem) => ({ ...problem, message: translate(problem.message, language) })) } : {}),
+      ...rest,
+      message: render(message, language),
+      ...(details ? { details: details.map((problem) => ({ path: problem.path, message: render(problem.message, language) })) } : {}),
     },
   };
 }
 
 /** The answer while a service the app needs (PostgreSQL, Redis) is away: nothing is wrong with the request. */
-function unavailable(): { status: number; body: ErrorBody; headers: Record<string, string> } {
+function unavailable(): Answer {
   return {
     status: HttpStatus.SERVICE_UNAVAILABLE,
-    body: { error: 'service_unavailable', message: 'El servicio no está disponible en este momento. Inténtalo de nuevo en unos segundos.' },
+    body: { error: 'service_unavailable', message: msg('http.serviceUnavailable') },
     headers: { 'retry-after': String(OUTAGE_RETRY_AFTER_SECONDS) },
   };
 }
@@ -139,11 +145,11 @@ export class GlobalExceptionFilter implements ExceptionFilter {
       .send({ ...body, requestId: requestId || undefined });
   }
 
-  private toResponse(exception: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {
+  private toResponse(exception: unknown): Answer {
     if (exception instanceof AppError) {
       return {
         status: exception.status,
-        body: { error: exception.code, message: exception.message, ...(exception.details ? { details: exception.details } : {}) },
+        body: { error: exception.code, message: exception.text, ...(exception.details ? { details: exception.details } : {}) },
         headers: exception.headers,
       };
     }
@@ -166,13 +172,12 @@ export class GlobalExceptionFilter implements ExceptionFilter {
       ) {
         return { status, body: response as ErrorBody };
       }
-      const message =
-        status === 404 ? 'Aquí no hay nada: revisa la ruta y el método.' : status >= 500 ? 'Algo ha fallado por nuestra parte.' : exception.message;
+      const message = status === 404 ? msg('http.notFound') : status >= 500 ? msg('http.serverError') : exception.message;
       return { status, body: { error: CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request'), message } };
     }
     return {
       status: HttpStatus.INTERNAL_SERVER_ERROR,
-      body: { error: 'internal_error', message: 'Algo ha fallado por nuestra parte. Si nos escribes, indica el identificador de la petición.' },
+      body: { error: 'internal_error', message: msg('http.unexpectedError') },
     };
   }
 }

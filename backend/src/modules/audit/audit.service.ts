@@ -6,6 +6,7 @@ import type { AuditAction, AuditEvent as AuditEventView, AuditPage } from '@life
 import { AppError } from '../../core/http/app-error.js';
 import { auditContext } from './audit-context.js';
 import type { AuditDb } from './entities/index.js';
+import { msg } from '../../core/i18n/messages.js';
 
 export interface AuditRecord {
   /** A fixed id makes the record idempotent (written once however often the caller runs); default random. */
@@ -99,7 +100,7 @@ export class AuditService {
     let select = this.em.getKysely<AuditDb>().selectFrom('audit_events').selectAll();
     if (query.before) {
       const cursor = /^(\d{4}-\d\d-\d\dT[\d:.]+Z)\|([0-9a-f-]{36})$/.exec(query.before);
-      if (!cursor) throw new AppError(400, 'invalid_cursor', 'El cursor no es válido: usa el next_before de la página anterior.');
+      if (!cursor) throw new AppError(400, 'invalid_cursor', msg('audit.invalidCursor'));
       const [, at, id] = cursor;
       select = select.where((eb) => eb(eb.refTuple('at', 'id'), '<', eb.tuple(sql<Date>`${at}::timestamptz`, sql<string>`${id}::uuid`)));
     }

@@ -1,6 +1,7 @@
 import { importPKCS8, SignJWT } from 'jose';
 import { z } from 'zod';
 import { AuthError, AuthErrorCode } from './auth.errors.js';
+import { msg } from '../../core/i18n/messages.js';
 
 /** What an admin stores as Apple's app_secret (encrypted like every secret). */
 const AppleSecretSchema = z.object({
@@ -18,10 +19,7 @@ export async function appleClientSecret(storedSecret: string, clientId: string, 
   try {
     parsed = AppleSecretSchema.parse(JSON.parse(storedSecret));
   } catch {
-    throw new AuthError(
-      AuthErrorCode.ProviderUnavailable,
-      'El inicio de sesión con Apple está mal configurado: su secreto debe ser JSON {"team_id","key_id","private_key"}.',
-    );
+    throw new AuthError(AuthErrorCode.ProviderUnavailable, msg('auth.appleSecretMalformed'));
   }
   const key = await importPKCS8(parsed.private_key, 'ES256');
   const now = Math.floor(Date.now() / 1000);

@@ -1,4 +1,5 @@
 import { AppError } from '../../core/http/app-error.js';
+import type { Text } from '../../core/i18n/messages.js';
 
 export enum AuthErrorCode {
   Unauthorized = 'unauthorized',
@@ -35,7 +36,7 @@ const STATUS: Record<AuthErrorCode, number> = {
 };
 
 export class AuthError extends AppError {
-  constructor(code: AuthErrorCode, message: string) {
+  constructor(code: AuthErrorCode, message: Text) {
     super(STATUS[code], code, message);
   }
 }

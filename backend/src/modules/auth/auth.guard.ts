@@ -7,6 +7,7 @@ import { APP_TOKEN_KEY } from '../../core/http/app-token.decorator.js';
 import { PUBLIC_KEY } from '../../core/http/public.decorator.js';
 import { ROLES_KEY } from '../../core/http/roles.decorator.js';
 import { AuthError, AuthErrorCode } from './auth.errors.js';
+import { msg } from '../../core/i18n/messages.js';
 
 /**
  * Global guard: every route needs a live session (passport strategy 'session') unless marked
@@ -28,14 +29,14 @@ export class AuthGuard extends PassportAuthGuard('session') {
     await super.canActivate(context);
     const user = context.switchToHttp().getRequest<AuthenticatedRequest>().auth!;
     const roles = this.reflector.getAllAndOverride<Role[] | undefined>(ROLES_KEY, targets);
-    if (roles && !roles.includes(user.role)) throw new AuthError(AuthErrorCode.Forbidden, 'Esto solo pueden hacerlo los administradores.');
+    if (roles && !roles.includes(user.role)) throw new AuthError(AuthErrorCode.Forbidden, msg('auth.adminOnly'));
     return true;
   }
 
   /** The strategy's own errors (no token, ended session) reach the client as they are. */
   override handleRequest<TUser = AuthenticatedUser>(error: unknown, user: TUser | false): TUser {
     if (error) throw error;
-    if (!user) throw new AuthError(AuthErrorCode.Unauthorized, 'La sesión ha caducado o se cerró. Vuelve a iniciar sesión.');
+    if (!user) throw new AuthError(AuthErrorCode.Unauthorized, msg('auth.sessionExpired'));
     return user;
   }
 }

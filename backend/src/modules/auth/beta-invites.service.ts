@@ -4,6 +4,7 @@ import type { BetaInviteDto } from '@life/contracts';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { AuthError, AuthErrorCode } from './auth.errors.js';
 import { BetaInvite } from './entities/beta-invite.entity.js';
+import { msg } from '../../core/i18n/messages.js';
 
 const toDto = (invite: BetaInvite): BetaInviteDto => ({
   email: invite.email,
@@ -41,7 +42,7 @@ export class BetaInvitesService {
 
   async remove(email: string): Promise<void> {
     const deleted = await this.em.nativeDelete(BetaInvite, { email: email.trim().toLowerCase() });
-    if (deleted === 0) throw new AuthError(AuthErrorCode.InviteNotFound, `No hay ninguna invitación para ${email}.`);
+    if (deleted === 0) throw new AuthError(AuthErrorCode.InviteNotFound, msg('auth.inviteNotFound', { email }));
   }
 
   async isInvited(email: string): Promise<boolean> {

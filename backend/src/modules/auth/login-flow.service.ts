@@ -19,6 +19,7 @@ import { hashBrowserBinding, LoginStateStore } from './login-state.store.js';
 import { OidcVerifier } from './oidc-verifier.js';
 import { SessionService } from './session.service.js';
 import { SignedInEvent, SignInRefusedEvent } from './public/events.js';
+import { msg } from '../../core/i18n/messages.js';
 
 interface EffectiveProvider {
   name: string;
@@ -108,10 +109,10 @@ export class LoginFlowService {
   private async effective(name: string): Promise<EffectiveProvider> {
     const family = familyOf(name);
     const row = family ? await this.providers.findByName(name) : null;
-    if (!family || !row) throw new AuthError(AuthErrorCode.UnknownProvider, `No existe el proveedor de inicio de sesión ${name}.`);
+    if (!family || !row) throw new AuthError(AuthErrorCode.UnknownProvider, msg('auth.unknownLoginProvider', { provider: name }));
     const redirectUri = row.redirectUrl || `${this.config.appUrl}/login/${name}/callback`;
     if (!row.appId) {
-      if (!this.devIdp.enabled) throw new AuthError(AuthErrorCode.ProviderUnavailable, `El inicio de sesión con ${name} aún no está configurado.`);
+      if (!this.devIdp.enabled) throw new AuthError(AuthErrorCode.ProviderUnavailable, msg('auth.loginProviderNotConfigured', { provider: name }));
       const issuer = await this.devIdp.issuer();
       return {
         name,
@@ -125,7 +126,8 @@ export class LoginFlowService {
         redirectUri: this.devIdp.redirectUri(name),
       };
     }
-    if (!row.authUrl || !row.tokenUrl || !row.baseUrl) throw new AuthError(AuthErrorCode.ProviderUnavailable, `Al proveedor ${name} le faltan sus URL.`);
+    if (!row.authUrl || !row.tokenUrl || !row.baseUrl)
+      throw new AuthError(AuthErrorCode.ProviderUnavailable, msg('auth.loginProviderMissingUrls', { provider: name }));
     return {
       name,
       family,
@@ -189,12 +191,12 @@ export class LoginFlowService {
   ): Promise<LoginSuccess> {
     const state = await this.states.consume(answer.state);
     if (!state || state.provider !== name || !browserBinding || hashBrowserBinding(browserBinding) !== state.browserHash) {
-      throw new AuthError(AuthErrorCode.InvalidState, 'Este enlace de inicio de sesión ya no es válido. Vuelve a empezar.');
+      throw new AuthError(AuthErrorCode.InvalidState, msg('auth.loginLinkExpired'));
     }
     const provider = await this.effective(name);
     const trimmed = (url: string) => url.replace(/\/$/, '');
     if (answer.iss && provider.family !== 'github' && !provider.baseUrl.includes('{') && trimmed(answer.iss) !== trimmed(provider.baseUrl)) {
-      throw new AuthError(AuthErrorCode.InvalidState, 'La respuesta viene de otro emisor distinto del que inició este acceso.');
+      throw new AuthError(AuthErrorCode.InvalidState, msg('auth.issuerMismatch'));
     }
     const tokens = await this.exchange(provider, answer.code, state.codeVerifier);
     const identity = await this.identify(provider, tokens, state.nonce, state.appleName);
@@ -213,7 +215,7 @@ export class LoginFlowService {
       code_verifier: codeVerifier,
     });
     if (provider.family === 'apple') {
-      if (!provider.clientSecret) throw new AuthError(AuthErrorCode.ProviderUnavailable, 'El inicio de sesión con Apple no tiene su clave configurada.');
+      if (!provider.clientSecret) throw new AuthError(AuthErrorCode.ProviderUnavailable, msg('auth.appleKeyMissing'));
       body.set('client_secret', await appleClientSecret(provider.clientSecret, provider.clientId, provider.baseUrl));
     } else if (provider.clientSecret) {
       body.set('client_secret', provider.clientSecret);
@@ -266,16 +268,15 @@ export class LoginFlowService {
   }
 
   private async identifyGithub(provider: EffectiveProvider, accessToken: string): Promise<ProviderIdentity> {
-    if (!provider.userUrl) throw new AuthError(AuthErrorCode.ProviderUnavailable, 'El inicio de sesión con GitHub no tiene configurada la URL de la cuenta.');
+    if (!provider.userUrl) throw new AuthError(AuthErrorCode.ProviderUnavailable, msg('auth.githubUserUrlMissing'));
     const headers = { authorization: `Bearer ${accessToken}`, accept: 'application/vnd.github+json', 'user-agent': 'Life' };
     const get = async (url: string) => {
       const response = await fetch(url, { headers, signal: AbortSignal.timeout(TIMEOUT_MS) }).catch(() => undefined);
-      if (!response?.ok) throw new AuthError(AuthErrorCode.ProviderError, 'GitHub no devolvió la cuenta.');
+      if (!response?.ok) throw new AuthError(AuthErrorCode.ProviderError, msg('auth.githubNoAccount'));
       return (await response.json()) as unknown;
     };
     const profile = (await get(provider.userUrl)) as { id?: unknown; login?: unknown };
-    if (typeof profile.id !== 'number' && typeof profile.id !== 'string')
-      throw new AuthError(AuthErrorCode.ProviderError, 'GitHub no devolvió el identificador de la cuenta.');
+    if (typeof profile.id !== 'number' && typeof profile.id !== 'string') throw new AuthError(AuthErrorCode.ProviderError, msg('auth.githubNoAccountId'));
     const emails = (await get(`${provider.userUrl.replace(/\/$/, '')}/emails`)) as { email?: unknown; primary?: unknown; verified?: unknown }[];
     const verified = Array.isArray(emails) ? emails.filter((e) => e.verified === true && typeof e.email === 'string') : [];
     const chosen = verified.find((e) => e.primary === true) ?? verified[0];
@@ -300,7 +301,7 @@ export class LoginFlowService {
       return this.commands.execute(new ApplyConfiguredRoleCommand(known.user.id));
     }
     if (!identity.email || !identity.emailVerified) {
-      throw new AuthError(AuthErrorCode.UnverifiedEmail, 'Tu cuenta allí no tiene un e-mail verificado, así que Life no puede identificarte con ella.');
+      throw new AuthError(AuthErrorCode.UnverifiedEmail, msg('auth.emailNotVerified'));
     }
     let person = await this.queries.execute(new PersonByEmailQuery(identity.email));
     if (person) refuseIfBeingErased(person);
@@ -310,7 +311,7 @@ export class LoginFlowService {
         !(await this.queries.execute(new IsConfiguredAdminQuery(identity.email))) &&
         !(await this.invites.isInvited(identity.email))
       ) {
-        throw new AuthError(AuthErrorCode.NotInvited, 'Life está en beta privada y este e-mail aún no tiene invitación.');
+        throw new AuthError(AuthErrorCode.NotInvited, msg('auth.notInvited'));
       }
       person = await this.commands.execute(new CreatePersonCommand({ email: identity.email, emailVerified: true, usernameHint: identity.usernameHint }));
     }
@@ -323,6 +324,6 @@ export class LoginFlowService {
 /** An account whose erasure is under way signs nobody in (the same person can start afresh once it is gone). */
 function refuseIfBeingErased(person: Pick<PersonAccount, 'erasureRequestedAt'>): void {
   if (person.erasureRequestedAt) {
-    throw new AuthError(AuthErrorCode.AccountBeingErased, 'Tu cuenta se está eliminando. Cuando termine podrás crear una nueva.');
+    throw new AuthError(AuthErrorCode.AccountBeingErased, msg('auth.accountBeingErased'));
   }
 }

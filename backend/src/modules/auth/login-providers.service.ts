@@ -8,6 +8,7 @@ import { AuthError, AuthErrorCode } from './auth.errors.js';
 import type { AuthDb } from './entities/index.js';
 import { LoginProvider } from './entities/login-provider.entity.js';
 import { LOGIN_PROVIDER_DEFAULTS } from './login-providers.defaults.js';
+import { msg } from '../../core/i18n/messages.js';
 
 /** Associated data binds a ciphertext to its row and column: a secret cannot be pasted into another row. */
 const secretAad = (row: LoginProvider) => `login_providers:${row.id}:app_secret`;
@@ -106,21 +107,21 @@ export class LoginProvidersService implements OnApplicationBootstrap {
 
   private assertKnownName(name: string): void {
     if (!(LOGIN_PROVIDERS as readonly string[]).includes(name)) {
-      throw new AuthError(AuthErrorCode.UnknownProvider, `Solo se admiten estos proveedores: ${LOGIN_PROVIDERS.join(', ')}.`);
+      throw new AuthError(AuthErrorCode.UnknownProvider, msg('auth.unsupportedLoginProvider', { providers: LOGIN_PROVIDERS.join(', ') }));
     }
   }
 
   async create(input: LoginProviderInput): Promise<LoginProviderDto> {
     this.assertKnownName(input.service_name);
     if (await this.findByName(input.service_name))
-      throw new AuthError(AuthErrorCode.LoginProviderExists, `Ya existe un proveedor llamado ${input.service_name}.`);
+      throw new AuthError(AuthErrorCode.LoginProviderExists, msg('auth.loginProviderExists', { name: input.service_name }));
     const row = this.em.create(LoginProvider, { serviceName: input.service_name, serviceType: 'login' });
     this.apply(row, input);
     try {
       await this.em.flush();
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException)
-        throw new AuthError(AuthErrorCode.LoginProviderExists, `Ya existe un proveedor llamado ${input.service_name}.`);
+        throw new AuthError(AuthErrorCode.LoginProviderExists, msg('auth.loginProviderExists', { name: input.service_name }));
       throw error;
     }
     return toLoginProviderDto(row);
@@ -129,9 +130,9 @@ export class LoginProvidersService implements OnApplicationBootstrap {
   async update(id: string, input: LoginProviderInput): Promise<LoginProviderDto> {
     this.assertKnownName(input.service_name);
     const row = await this.em.findOne(LoginProvider, { id });
-    if (!row) throw new AuthError(AuthErrorCode.LoginProviderNotFound, 'No hay ningún proveedor con ese id.');
+    if (!row) throw new AuthError(AuthErrorCode.LoginProviderNotFound, msg('auth.loginProviderNotFound'));
     if (input.service_name !== row.serviceName && (await this.findByName(input.service_name))) {
-      throw new AuthError(AuthErrorCode.LoginProviderExists, `Ya existe un proveedor llamado ${input.service_name}.`);
+      throw new AuthError(AuthErrorCode.LoginProviderExists, msg('auth.loginProviderExists', { name: input.service_name }));
     }
     this.apply(row, input);
     await this.em.flush();
@@ -140,6 +141,6 @@ export class LoginProvidersService implements OnApplicationBootstrap {
 
   async remove(id: string): Promise<void> {
     const deleted = await this.em.nativeDelete(LoginProvider, { id });
-    if (deleted === 0) throw new AuthError(AuthErrorCode.LoginProviderNotFound, 'No hay ningún proveedor con ese id.');
+    if (deleted === 0) throw new AuthError(AuthErrorCode.LoginProviderNotFound, msg('auth.loginProviderNotFound'));
   }
 }

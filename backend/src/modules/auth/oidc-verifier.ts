@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createRemoteJWKSet, decodeJwt, jwtVerify, type JWTPayload } from 'jose';
 import { AuthError, AuthErrorCode } from './auth.errors.js';
+import { msg } from '../../core/i18n/messages.js';
 
 interface Discovery {
   issuer: string;
@@ -28,13 +29,10 @@ export class OidcVerifier {
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       document = (await response.json()) as typeof document;
     } catch (error) {
-      throw new AuthError(
-        AuthErrorCode.ProviderError,
-        `No se pudo leer la configuración OpenID del proveedor (${error instanceof Error ? error.message : 'error'}).`,
-      );
+      throw new AuthError(AuthErrorCode.ProviderError, msg('auth.oidcDiscoveryFailed', { reason: error instanceof Error ? error.message : 'error' }));
     }
     if (typeof document.issuer !== 'string' || typeof document.jwks_uri !== 'string') {
-      throw new AuthError(AuthErrorCode.ProviderError, 'La configuración OpenID del proveedor no tiene issuer ni jwks_uri.');
+      throw new AuthError(AuthErrorCode.ProviderError, msg('auth.oidcDiscoveryIncomplete'));
     }
     const discovery = { issuer: document.issuer, jwks: createRemoteJWKSet(new URL(document.jwks_uri), { timeoutDuration: 10_000 }), fetchedAt: Date.now() };
     this.cache.set(baseUrl, discovery);
@@ -52,8 +50,7 @@ export class OidcVerifier {
       } catch {
         tid = undefined;
       }
-      if (typeof tid !== 'string' || !/^[0-9a-f-]{36}$/i.test(tid))
-        throw new AuthError(AuthErrorCode.InvalidIdToken, 'El id_token no indica un inquilino (tid) válido.');
+      if (typeof tid !== 'string' || !/^[0-9a-f-]{36}$/i.test(tid)) throw new AuthError(AuthErrorCode.InvalidIdToken, msg('auth.idTokenBadTenant'));
       issuer = issuer.replace('{tenantid}', tid);
     }
     let payload: JWTPayload;
@@ -65,10 +62,10 @@ export class OidcVerifier {
         clockTolerance: 60,
       }));
     } catch (error) {
-      throw new AuthError(AuthErrorCode.InvalidIdToken, `El id_token no es válido (${error instanceof Error ? error.message : 'error'}).`);
+      throw new AuthError(AuthErrorCode.InvalidIdToken, msg('auth.idTokenInvalid', { reason: error instanceof Error ? error.message : 'error' }));
     }
-    if (payload.nonce !== options.nonce) throw new AuthError(AuthErrorCode.InvalidIdToken, 'El nonce del id_token no corresponde a este inicio de sesión.');
-    if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw new AuthError(AuthErrorCode.InvalidIdToken, 'El id_token no tiene sujeto (sub).');
+    if (payload.nonce !== options.nonce) throw new AuthError(AuthErrorCode.InvalidIdToken, msg('auth.idTokenNonceMismatch'));
+    if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw new AuthError(AuthErrorCode.InvalidIdToken, msg('auth.idTokenNoSubject'));
     return payload;
   }
 }

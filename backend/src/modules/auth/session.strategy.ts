@@ -6,6 +6,7 @@ import { bearerToken } from '../../core/http/bearer-token.js';
 import type { AuthenticatedUser } from '../../core/http/current-user.decorator.js';
 import { AuthError, AuthErrorCode } from './auth.errors.js';
 import { SessionService } from './session.service.js';
+import { msg } from '../../core/i18n/messages.js';
 
 /**
  * Passport strategy 'session': the web app's bearer session token, from the Authorization header
@@ -19,9 +20,9 @@ export class SessionStrategy extends PassportStrategy(Strategy, 'session') {
 
   async validate(request: FastifyRequest): Promise<AuthenticatedUser> {
     const token = bearerToken(request.headers.authorization);
-    if (!token) throw new AuthError(AuthErrorCode.Unauthorized, 'Inicia sesión primero: esto necesita una sesión válida.');
+    if (!token) throw new AuthError(AuthErrorCode.Unauthorized, msg('auth.signInRequired'));
     const session = await this.sessions.authenticate(token);
-    if (!session) throw new AuthError(AuthErrorCode.Unauthorized, 'La sesión ha caducado o se cerró. Vuelve a iniciar sesión.');
+    if (!session) throw new AuthError(AuthErrorCode.Unauthorized, msg('auth.sessionExpired'));
     const user = session.user;
     return { id: user.id, email: user.email, username: user.username, role: user.role, sessionId: session.id, token };
   }

@@ -1,4 +1,5 @@
 import { AppError } from '../../core/http/app-error.js';
+import type { Text } from '../../core/i18n/messages.js';
 
 export enum BillingErrorCode {
   PaymentsNotConfigured = 'payments_not_configured',
@@ -17,7 +18,7 @@ const STATUS: Record<BillingErrorCode, number> = {
 };
 
 export class BillingError extends AppError {
-  constructor(code: BillingErrorCode, message: string) {
+  constructor(code: BillingErrorCode, message: Text) {
     super(STATUS[code], code, message);
   }
 }

@@ -19,6 +19,7 @@ import type { BillingDb } from './entities/index.js';
 import { STRIPE_EVENTS_QUEUE, type StripeEventJob } from './jobs/stripe-events.job.js';
 import { STRIPE } from './stripe.client.js';
 import { within } from '../../core/util/within.js';
+import { msg } from '../../core/i18n/messages.js';
 
 /** Tries of one Stripe event before it shows in Salud as needing attention (about 17 minutes of backoff). */
 export const STRIPE_EVENT_ATTEMPTS = 10;
@@ -109,7 +110,7 @@ export class BillingService implements OnApplicationBootstrap {
     return this.em.fork().transactional(async (tx) => {
       const stock = await tx.find(EditionStock, {}, { orderBy: { position: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE });
       const row = stock.find((candidate) => candidate.reserved + candidate.confirmed < candidate.seatLimit);
-      if (!row) throw new BillingError(BillingErrorCode.SoldOut, 'Todas las ediciones de por vida están agotadas.');
+      if (!row) throw new BillingError(BillingErrorCode.SoldOut, msg('billing.soldOut'));
       row.reserved += 1;
       const edition = editionById(row.edition)!;
       const reservation = tx.create(Reservation, {
@@ -137,8 +138,8 @@ export class BillingService implements OnApplicationBootstrap {
   }
 
   async startCheckout(user: { id: string; email: string }): Promise<CheckoutResponse> {
-    if (!this.stripe) throw new BillingError(BillingErrorCode.PaymentsNotConfigured, 'Los pagos no están configurados en este servidor.');
-    if (await this.em.count(Membership, { user: user.id })) throw new BillingError(BillingErrorCode.AlreadyMember, 'Ya tienes una edición de por vida.');
+    if (!this.stripe) throw new BillingError(BillingErrorCode.PaymentsNotConfigured, msg('billing.notConfigured'));
+    if (await this.em.count(Membership, { user: user.id })) throw new BillingError(BillingErrorCode.AlreadyMember, msg('billing.alreadyOwned'));
     const open = await this.openReservation(user.id);
     if (open) return { url: open.checkoutUrl!, sessionId: open.checkoutSessionId!, edition: open.edition as CheckoutResponse['edition'] };
 
@@ -150,7 +151,7 @@ export class BillingService implements OnApplicationBootstrap {
       if (error instanceof UniqueConstraintViolationException) {
         const other = await this.openReservation(user.id);
         if (other) return { url: other.checkoutUrl!, sessionId: other.checkoutSessionId!, edition: other.edition as CheckoutResponse['edition'] };
-        throw new BillingError(BillingErrorCode.PaymentProviderError, 'Ya estamos preparando tu pago. Inténtalo de nuevo en un momento.');
+        throw new BillingError(BillingErrorCode.PaymentProviderError, msg('billing.checkoutInProgress'));
       }
       throw error;
     }
@@ -185,7 +186,7 @@ export class BillingService implements OnApplicationBootstrap {
     } catch (error) {
       await this.release(reservation.id);
       this.logger.warn(`Stripe refused a checkout: ${error instanceof Error ? error.message : String(error)}`);
-      throw new BillingError(BillingErrorCode.PaymentProviderError, 'El proveedor de pagos no respondió. No se ha cobrado nada; inténtalo de nuevo.');
+      throw new BillingError(BillingErrorCode.PaymentProviderError, msg('billing.providerUnavailable'));
     }
     await this.em.fork().nativeUpdate(Reservation, { id: reservation.id }, { checkoutSessionId: session.id, checkoutUrl: session.url ?? null });
     return { ...(session.url ? { url: session.url } : {}), sessionId: session.id, edition: edition.id };
@@ -193,14 +194,13 @@ export class BillingService implements OnApplicationBootstrap {
 
   /** Verifies the signature on the raw body, stores the event, then queues it. */
   async receiveWebhook(rawBody: Buffer | undefined, signature: string | undefined): Promise<void> {
-    if (!this.stripe || !this.config.stripe.webhookSecret)
-      throw new BillingError(BillingErrorCode.PaymentsNotConfigured, 'Los pagos no están configurados en este servidor.');
+    if (!this.stripe || !this.config.stripe.webhookSecret) throw new BillingError(BillingErrorCode.PaymentsNotConfigured, msg('billing.notConfigured'));
     let event: Stripe.Event;
     try {
       if (!rawBody || !signature) throw new Error('missing body or signature');
       event = this.stripe.webhooks.constructEvent(rawBody, signature, this.config.stripe.webhookSecret);
     } catch {
-      throw new BillingError(BillingErrorCode.InvalidSignature, 'La firma de Stripe no corresponde a este contenido.');
+      throw new BillingError(BillingErrorCode.InvalidSignature, msg('billing.badSignature'));
     }
     await this.em
       .fork()

@@ -1,4 +1,5 @@
 import { AppError } from '../../core/http/app-error.js';
+import type { Text } from '../../core/i18n/messages.js';
 
 export enum ContactErrorCode {
   MessageNotFound = 'contact_message_not_found',
@@ -9,7 +10,7 @@ const STATUS: Record<ContactErrorCode, number> = {
 };
 
 export class ContactError extends AppError {
-  constructor(code: ContactErrorCode, message: string) {
+  constructor(code: ContactErrorCode, message: Text) {
     super(STATUS[code], code, message);
   }
 }

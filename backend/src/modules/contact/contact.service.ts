@@ -9,6 +9,7 @@ import { SessionPersonQuery } from '../auth/public/queries.js';
 import { ContactError, ContactErrorCode } from './contact.errors.js';
 import { ContactMailQueue } from './contact-mail.queue.js';
 import { ContactMessage } from './entities/contact-message.entity.js';
+import { msg } from '../../core/i18n/messages.js';
 
 const HOUR_SECONDS = 3600;
 
@@ -92,7 +93,7 @@ export class ContactService {
   /** Idempotent: marking it again keeps the first admin and time. */
   async markHandled(id: string, adminEmail: string): Promise<ContactMessageDto> {
     const message = await this.em.findOne(ContactMessage, { id });
-    if (!message) throw new ContactError(ContactErrorCode.MessageNotFound, 'No hay ningún mensaje de contacto con ese id.');
+    if (!message) throw new ContactError(ContactErrorCode.MessageNotFound, msg('contact.messageNotFound'));
     if (!message.handledAt) {
       message.handledAt = new Date();
       message.handledBy = adminEmail;

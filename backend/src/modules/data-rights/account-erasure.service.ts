@@ -12,6 +12,7 @@ import { DataRightsError, DataRightsErrorCode } from './data-rights.errors.js';
 import { DataRightsQueues } from './data-rights.queues.js';
 import type { ErasureOutcome } from './public/commands.js';
 import { AccountErasedEvent, AccountErasureRequestedEvent, ErasingAccountEvent, ErasureRequestedEvent } from './public/events.js';
+import { msg } from '../../core/i18n/messages.js';
 
 /**
  * 'Eliminar mi cuenta'. The request (web) marks the account and writes the durable
@@ -36,7 +37,7 @@ export class AccountErasureService {
 
   async request(user: Pick<AuthenticatedUser, 'id' | 'username'>, confirm: string): Promise<ErasureAccepted> {
     if (!confirmsErasure(confirm, user.username)) {
-      throw new DataRightsError(DataRightsErrorCode.ConfirmationMismatch, 'La confirmación no coincide: escribe tu nombre de usuario o ELIMINAR.');
+      throw new DataRightsError(DataRightsErrorCode.ConfirmationMismatch, msg('dataRights.confirmationMismatch'));
     }
     const staged: string[] = [];
     const requestedAt = await this.em.transactional(async (em) => {

@@ -11,6 +11,7 @@ import { CollectingPersonalDataEvent, DataExportRequestedEvent } from './public/
 import { DataRightsError, DataRightsErrorCode } from './data-rights.errors.js';
 import { DataRightsQueues } from './data-rights.queues.js';
 import { PersonalDataRepository, toDataExportView } from './personal-data.repository.js';
+import { msg } from '../../core/i18n/messages.js';
 
 /** New export requests per person per hour: each one reads every table about them. */
 const EXPORTS_PER_HOUR = 10;
@@ -50,18 +51,17 @@ export class DataExportService {
   /** Only its owner sees it: anyone else gets the same 404 as for an id that never existed. */
   async status(userId: string, exportId: string): Promise<DataExport> {
     const row = await this.data.exportOf(userId, exportId);
-    if (!row) throw new DataRightsError(DataRightsErrorCode.ExportNotFound, 'No encontramos esa exportación de datos.');
+    if (!row) throw new DataRightsError(DataRightsErrorCode.ExportNotFound, msg('dataRights.exportNotFound'));
     return toDataExportView(row);
   }
 
   async file(userId: string, exportId: string): Promise<ExportFile> {
     const row = await this.data.exportOf(userId, exportId);
-    if (!row) throw new DataRightsError(DataRightsErrorCode.ExportNotFound, 'No encontramos esa exportación de datos.');
-    if (row.expires_at && row.expires_at.getTime() <= Date.now())
-      throw new DataRightsError(DataRightsErrorCode.ExportExpired, 'Este archivo ya caducó: pide una exportación nueva.');
-    if (row.status !== 'ready') throw new DataRightsError(DataRightsErrorCode.ExportNotReady, 'Tu archivo aún no está listo.');
+    if (!row) throw new DataRightsError(DataRightsErrorCode.ExportNotFound, msg('dataRights.exportNotFound'));
+    if (row.expires_at && row.expires_at.getTime() <= Date.now()) throw new DataRightsError(DataRightsErrorCode.ExportExpired, msg('dataRights.exportExpired'));
+    if (row.status !== 'ready') throw new DataRightsError(DataRightsErrorCode.ExportNotReady, msg('dataRights.exportNotReady'));
     const content = await this.data.exportContent(userId, exportId);
-    if (content === null) throw new DataRightsError(DataRightsErrorCode.ExportNotFound, 'No encontramos esa exportación de datos.');
+    if (content === null) throw new DataRightsError(DataRightsErrorCode.ExportNotFound, msg('dataRights.exportNotFound'));
     return { filename: `life-datos-${row.created_at.toISOString().slice(0, 10)}.json`, content };
   }
 

@@ -1,4 +1,5 @@
 import { AppError } from '../../core/http/app-error.js';
+import type { Text } from '../../core/i18n/messages.js';
 
 export enum DataRightsErrorCode {
   ExportNotFound = 'export_not_found',
@@ -16,7 +17,7 @@ const STATUS: Record<DataRightsErrorCode, number> = {
 };
 
 export class DataRightsError extends AppError {
-  constructor(code: DataRightsErrorCode, message: string) {
+  constructor(code: DataRightsErrorCode, message: Text) {
     super(STATUS[code], code, message);
   }
 }

@@ -8,6 +8,7 @@ import { ExternalService } from './entities/external-service.entity.js';
 import type { ExternalServicesDb } from './entities/index.js';
 import { ServicesError, ServicesErrorCode } from './external-services.errors.js';
 import { TokenVault } from './token-vault.js';
+import { msg } from '../../core/i18n/messages.js';
 
 const TABLE = 'external_services';
 const blankToNull = (value: string | null | undefined) => (value === undefined ? undefined : value === null || value.trim() === '' ? null : value.trim());
@@ -147,7 +148,7 @@ export class CatalogService implements OnApplicationBootstrap {
 
   async byName(name: string): Promise<ExternalService> {
     const service = await this.em.findOne(ExternalService, { serviceName: name });
-    if (!service) throw new ServicesError(ServicesErrorCode.UnknownService, `No existe el servicio ${name}.`);
+    if (!service) throw new ServicesError(ServicesErrorCode.UnknownService, msg('services.unknownService', { service: name }));
     return service;
   }
 
@@ -161,9 +162,9 @@ export class CatalogService implements OnApplicationBootstrap {
 
   async update(id: string, input: ExternalServiceUpdate): Promise<ExternalServiceDto> {
     const service = await this.em.findOne(ExternalService, { id });
-    if (!service) throw new ServicesError(ServicesErrorCode.UnknownService, 'No hay ningún servicio con ese id.');
+    if (!service) throw new ServicesError(ServicesErrorCode.UnknownService, msg('services.serviceNotFound'));
     if (input.service_name !== service.serviceName && (await this.em.count(ExternalService, { serviceName: input.service_name }))) {
-      throw new ServicesError(ServicesErrorCode.ServiceNotActive, `Ya existe un servicio llamado ${input.service_name}.`);
+      throw new ServicesError(ServicesErrorCode.ServiceNotActive, msg('services.serviceExists', { name: input.service_name }));
     }
     service.serviceName = input.service_name;
     service.serviceType = input.service_type;

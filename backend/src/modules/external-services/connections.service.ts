@@ -12,6 +12,7 @@ import { ExternalService } from './entities/external-service.entity.js';
 import { ServicesError, ServicesErrorCode } from './external-services.errors.js';
 import { ProviderClient, TokenEndpointError, type ClientCredentials, type TokenAnswer } from './provider-client.js';
 import { TokenVault } from './token-vault.js';
+import { msg } from '../../core/i18n/messages.js';
 
 const STATE_NAMESPACE = 'connect-state';
 const STATE_TTL_SECONDS = 600;
@@ -54,8 +55,7 @@ export class ConnectionsService {
     if (source !== 'app') {
       const own = await this.credentials.forFlow(userId, service.serviceName);
       if (own) return { ...own, source: 'user' };
-      if (source === 'user')
-        throw new ServicesError(ServicesErrorCode.ServiceNotConfigured, 'Tus credenciales para este servicio ya no existen: vuelve a conectarlo.');
+      if (source === 'user') throw new ServicesError(ServicesErrorCode.ServiceNotConfigured, msg('services.credentialsGone'));
     }
     if (!service.appId)
       throw new ServicesError(
@@ -67,10 +67,9 @@ export class ConnectionsService {
 
   async authUrl(userId: string, serviceName: string): Promise<{ auth_url: string }> {
     const service = await this.catalog.byName(serviceName);
-    if (service.serviceType === 'login')
-      throw new ServicesError(ServicesErrorCode.LoginTypeService, 'Este servicio es de inicio de sesión: no se conecta desde el escritorio.');
-    if (service.status !== 'active') throw new ServicesError(ServicesErrorCode.ServiceNotActive, 'Este servicio no está activo ahora mismo.');
-    if (!service.authUrl || !service.tokenUrl) throw new ServicesError(ServicesErrorCode.ServiceNotConfigured, 'A este servicio le faltan sus URL.');
+    if (service.serviceType === 'login') throw new ServicesError(ServicesErrorCode.LoginTypeService, msg('services.loginOnly'));
+    if (service.status !== 'active') throw new ServicesError(ServicesErrorCode.ServiceNotActive, msg('services.inactive'));
+    if (!service.authUrl || !service.tokenUrl) throw new ServicesError(ServicesErrorCode.ServiceNotConfigured, msg('services.missingUrls'));
     const client = await this.clientFor(userId, service);
     const codeVerifier = service.pkce ? b64url(randomBytes(32)) : undefined;
     const state = await this.states.create<ConnectState>(
@@ -99,7 +98,7 @@ export class ConnectionsService {
   async finish(user: { id: string }, serviceName: string, code: string, stateValue: string): Promise<Connection> {
     const state = await this.states.consume<ConnectState>(STATE_NAMESPACE, stateValue);
     if (!state || state.userId !== user.id || state.service !== serviceName) {
-      throw new ServicesError(ServicesErrorCode.InvalidState, 'Este enlace de conexión ya no es válido. Vuelve a pulsar Conectar.');
+      throw new ServicesError(ServicesErrorCode.InvalidState, msg('services.connectLinkExpired'));
     }
     const service = await this.catalog.byName(serviceName);
     const client = await this.clientFor(user.id, service, state.clientSource);
@@ -155,7 +154,7 @@ export class ConnectionsService {
       await em.flush();
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException)
-        throw new ServicesError(ServicesErrorCode.InvalidState, 'Esta conexión se acaba de completar en otra pestaña.');
+        throw new ServicesError(ServicesErrorCode.InvalidState, msg('services.connectionCompletedElsewhere'));
       throw error;
     }
     return connection;
@@ -169,7 +168,7 @@ export class ConnectionsService {
     const service = await this.catalog.byName(serviceName);
     const em = this.em.fork();
     const connection = await em.findOne(Connection, { user: userId, service: service.id });
-    if (!connection) throw new ServicesError(ServicesErrorCode.NotConnected, 'Este servicio no está conectado.');
+    if (!connection) throw new ServicesError(ServicesErrorCode.NotConnected, msg('services.notConnected'));
     let revoked = false;
     try {
       revoked = await this.revokeAtProvider(userId, service, connection);

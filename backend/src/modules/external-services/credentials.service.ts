@@ -6,6 +6,7 @@ import { CatalogService } from './catalog.service.js';
 import { UserCredential } from './entities/user-credential.entity.js';
 import { ServicesError, ServicesErrorCode } from './external-services.errors.js';
 import { TokenVault } from './token-vault.js';
+import { msg } from '../../core/i18n/messages.js';
 
 const TABLE = 'user_service_credentials';
 
@@ -20,7 +21,7 @@ export class CredentialsService {
 
   async get(userId: string, serviceName: string) {
     const credential = await this.em.findOne(UserCredential, { user: userId, serviceName });
-    if (!credential) throw new ServicesError(ServicesErrorCode.NoCredentials, 'No has guardado credenciales para este servicio.');
+    if (!credential) throw new ServicesError(ServicesErrorCode.NoCredentials, msg('services.noCredentials'));
     return { service_name: serviceName, client_id: credential.clientId, client_secret: SECRET_MASK };
   }
 

@@ -1,4 +1,5 @@
 import { AppError } from '../../core/http/app-error.js';
+import type { Text } from '../../core/i18n/messages.js';
 
 export enum ServicesErrorCode {
   UnknownService = 'unknown_service',
@@ -25,7 +26,7 @@ const STATUS: Record<ServicesErrorCode, number> = {
 };
 
 export class ServicesError extends AppError {
-  constructor(code: ServicesErrorCode, message: string) {
+  constructor(code: ServicesErrorCode, message: Text) {
     super(STATUS[code], code, message);
   }
 }

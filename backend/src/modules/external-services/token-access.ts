@@ -8,6 +8,7 @@ import { ServicesError, ServicesErrorCode } from './external-services.errors.js'
 import { TokenRefreshService } from './token-refresh.service.js';
 import type { UsableToken } from './public/queries.js';
 import { TokenVault } from './token-vault.js';
+import { msg } from '../../core/i18n/messages.js';
 
 export type { UsableToken } from './public/queries.js';
 
@@ -33,22 +34,19 @@ export class TokenAccess {
   async accessTokenFor(userId: string, serviceName: string): Promise<UsableToken> {
     const service = await this.catalog.byName(serviceName);
     let connection = await this.load(userId, service.id);
-    if (!connection) throw new ServicesError(ServicesErrorCode.NotConnected, 'Este servicio no está conectado.');
+    if (!connection) throw new ServicesError(ServicesErrorCode.NotConnected, msg('services.notConnected'));
     if (connection.status === 'connected' && connection.refreshTokenEncrypted && this.refresher.dueForExpiry(connection)) {
       const outcome = await this.refresher.refresh(connection.id, { reason: 'read' });
       // Another process is refreshing it right now: use its result rather than refreshing twice.
       if (outcome === 'locked') await this.refresher.waitForLock(connection.id);
       connection = await this.load(userId, service.id);
-      if (!connection) throw new ServicesError(ServicesErrorCode.NotConnected, 'Este servicio no está conectado.');
+      if (!connection) throw new ServicesError(ServicesErrorCode.NotConnected, msg('services.notConnected'));
     }
     if (connection.status === 'needs_reconnect') {
       throw new ServicesError(ServicesErrorCode.NeedsReconnect, `${serviceName} pide que vuelvas a conectar tu cuenta (pulsa Reconectar).`);
     }
     if (connection.expiresAt && connection.expiresAt.getTime() <= Date.now()) {
-      throw new ServicesError(
-        ServicesErrorCode.ProviderError,
-        `El acceso a ${serviceName} ha caducado y ${serviceName} no ha podido renovarlo ahora; se reintentará.`,
-      );
+      throw new ServicesError(ServicesErrorCode.ProviderError, msg('services.refreshPending', { service: serviceName, provider: serviceName }));
     }
     return {
       accessToken: this.vault.open(CONNECTIONS_TABLE, connection.id, 'access_token', connection.accessTokenEncrypted),

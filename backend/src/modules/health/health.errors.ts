@@ -1,4 +1,5 @@
 import { AppError } from '../../core/http/app-error.js';
+import type { Text } from '../../core/i18n/messages.js';
 
 export enum HealthErrorCode {
   QueueNotFound = 'queue_not_found',
@@ -13,7 +14,7 @@ const STATUS: Record<HealthErrorCode, number> = {
 };
 
 export class HealthError extends AppError {
-  constructor(code: HealthErrorCode, message: string) {
+  constructor(code: HealthErrorCode, message: Text) {
     super(STATUS[code], code, message);
   }
 }

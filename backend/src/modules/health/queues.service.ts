@@ -4,6 +4,7 @@ import { FAILED_JOBS_SHOWN, type FailedJob, type QueueHealth } from '@life/contr
 import { Queue, type Job } from 'bullmq';
 import { within } from '../../core/util/within.js';
 import { HealthError, HealthErrorCode } from './health.errors.js';
+import { msg } from '../../core/i18n/messages.js';
 
 const REDIS_TIMEOUT_MS = 2000;
 const REASON_MAX = 1000;
@@ -84,14 +85,14 @@ export class QueuesService {
 
   private async failedJob(queueName: string, jobId: string): Promise<{ queue: Queue; job: Job }> {
     const queue = this.queues.get(queueName);
-    if (!queue) throw new HealthError(HealthErrorCode.QueueNotFound, `No hay ninguna cola "${queueName}". Las colas son: ${this.names().join(', ')}.`);
+    if (!queue) throw new HealthError(HealthErrorCode.QueueNotFound, msg('health.unknownQueue', { queue: queueName, queues: this.names().join(', ') }));
     // The state first: it only looks the id up in the queue's sets, so an id that names another
     // of the queue's keys ("meta", "events"…) is simply unknown.
     const state = await queue.getJobState(jobId);
-    if (state === 'unknown') throw new HealthError(HealthErrorCode.JobNotFound, `La cola ${queueName} no tiene ningún trabajo "${jobId}".`);
-    if (state !== 'failed') throw new HealthError(HealthErrorCode.JobNotFailed, `El trabajo ${jobId} no ha fallado (estado: ${state}).`);
+    if (state === 'unknown') throw new HealthError(HealthErrorCode.JobNotFound, msg('health.jobNotFound', { queue: queueName, job: jobId }));
+    if (state !== 'failed') throw new HealthError(HealthErrorCode.JobNotFailed, msg('health.jobNotFailed', { job: jobId, state }));
     const job = await queue.getJob(jobId);
-    if (!job) throw new HealthError(HealthErrorCode.JobNotFound, `La cola ${queueName} no tiene ningún trabajo "${jobId}".`);
+    if (!job) throw new HealthError(HealthErrorCode.JobNotFound, msg('health.jobNotFound', { queue: queueName, job: jobId }));
     return { queue, job };
   }
 
@@ -101,8 +102,8 @@ export class QueuesService {
       await action();
     } catch (error) {
       const state = await queue.getJobState(jobId).catch(() => undefined);
-      if (state === 'unknown') throw new HealthError(HealthErrorCode.JobNotFound, `El trabajo ${jobId} ya no está en la cola ${queue.name}.`);
-      if (state && state !== 'failed') throw new HealthError(HealthErrorCode.JobNotFailed, `El trabajo ${jobId} ya no está fallido (estado: ${state}).`);
+      if (state === 'unknown') throw new HealthError(HealthErrorCode.JobNotFound, msg('health.jobGone', { job: jobId, queue: queue.name }));
+      if (state && state !== 'failed') throw new HealthError(HealthErrorCode.JobNotFailed, msg('health.jobNoLongerFailed', { job: jobId, state }));
       throw error;
     }
   }

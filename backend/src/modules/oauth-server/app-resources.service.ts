@@ -9,6 +9,7 @@ import { PersonConnectionsQuery } from '../external-services/public/queries.js';
 import { insufficientScope, invalidToken } from './oauth.errors.js';
 import { grantsEmail, grantsUsername, PROFILE_SCOPES, SERVICE_LIST_SCOPES } from './scopes.js';
 import type { AccessTokenInfo } from './token-store.service.js';
+import { msg } from '../../core/i18n/messages.js';
 
 /** What `/api/v1` tells an app about the person, as far as the token's scopes allow. */
 @Injectable()
@@ -39,6 +40,6 @@ export class AppResourcesService {
 }
 
 function personOf(token: AccessTokenInfo): string {
-  if (!token.userId) throw invalidToken('Este token es de la aplicación, no de una persona.');
+  if (!token.userId) throw invalidToken(msg('oauth.appTokenNotPerson'));
   return token.userId;
 }

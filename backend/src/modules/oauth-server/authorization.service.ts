@@ -18,6 +18,7 @@ import { readParams } from './params.js';
 import { describeScopes, parseScope } from './scopes.js';
 import { CODE_PREFIX, newSecret, sha256 } from './secrets.js';
 import { TokenStore } from './token-store.service.js';
+import { msg, render } from '../../core/i18n/messages.js';
 
 export const CODE_LIFETIME_SECONDS = 60;
 
@@ -81,38 +82,38 @@ export class AuthorizationService {
   /** Every check of an authorization request; errors are JSON for the page, never a redirect. */
   async check(source: unknown): Promise<AuthorizationRequest> {
     const p = readParams(source, AUTHORIZE_PARAMS);
-    if (!p.client_id) throw new OAuthProtocolError('invalid_request', 'Falta client_id: la aplicación no se ha identificado.');
+    if (!p.client_id) throw new OAuthProtocolError('invalid_request', msg('oauth.clientIdMissing'));
     const client = await this.clients.findActive(p.client_id);
-    if (!client) throw new OAuthProtocolError('invalid_client', 'Esta aplicación no existe o está desactivada.', 400);
-    if (client.redirectUris.length === 0) throw new OAuthProtocolError('invalid_request', 'La aplicación no tiene ninguna URI de redirección registrada.');
+    if (!client) throw new OAuthProtocolError('invalid_client', msg('oauth.unknownClient'), 400);
+    if (client.redirectUris.length === 0) throw new OAuthProtocolError('invalid_request', msg('oauth.noRedirectUris'));
     if (!p.redirect_uri && client.redirectUris.length > 1) {
-      throw new OAuthProtocolError('invalid_request', 'Falta redirect_uri: la aplicación tiene varias registradas.');
+      throw new OAuthProtocolError('invalid_request', msg('oauth.redirectUriMissing'));
     }
     const redirectUri = p.redirect_uri ?? client.redirectUris[0]!;
     if (!redirectUriMatches(client.redirectUris, redirectUri)) {
-      throw new OAuthProtocolError('invalid_request', 'La URI de redirección no coincide con ninguna registrada para esta aplicación.');
+      throw new OAuthProtocolError('invalid_request', msg('oauth.redirectUriMismatch'));
     }
     // Only the code flow (RFC 9700 §2.1.2: no implicit grant). The spec's Autorizar omits response_type.
     if ((p.response_type ?? 'code') !== 'code') {
-      throw new OAuthProtocolError('unsupported_response_type', 'Solo se admite response_type=code.');
+      throw new OAuthProtocolError('unsupported_response_type', msg('oauth.responseTypeCodeOnly'));
     }
-    if (p.response_mode && p.response_mode !== 'query') throw new OAuthProtocolError('invalid_request', 'Solo se admite response_mode=query.');
+    if (p.response_mode && p.response_mode !== 'query') throw new OAuthProtocolError('invalid_request', msg('oauth.responseModeQueryOnly'));
     const scopes = parseScope(p.scope);
     const notAllowed = scopes.filter((scope) => !client.allowedScopes.includes(scope));
     if (notAllowed.length > 0) {
-      throw new OAuthProtocolError('invalid_scope', `Esta aplicación no puede pedir: ${notAllowed.slice(0, 3).join(', ')}.`);
+      throw new OAuthProtocolError('invalid_scope', msg('oauth.scopesNotAllowed', { scopes: notAllowed.slice(0, 3).join(', ') }));
     }
-    if (p.state && p.state.length > 500) throw new OAuthProtocolError('invalid_request', 'El parámetro state es demasiado largo.');
-    if (p.nonce && p.nonce.length > 500) throw new OAuthProtocolError('invalid_request', 'El parámetro nonce es demasiado largo.');
+    if (p.state && p.state.length > 500) throw new OAuthProtocolError('invalid_request', msg('oauth.stateTooLong'));
+    if (p.nonce && p.nonce.length > 500) throw new OAuthProtocolError('invalid_request', msg('oauth.nonceTooLong'));
     if (p.code_challenge) {
       if ((p.code_challenge_method ?? 'plain') !== 'S256') {
-        throw new OAuthProtocolError('invalid_request', 'Solo se admite PKCE con code_challenge_method=S256.');
+        throw new OAuthProtocolError('invalid_request', msg('oauth.pkceS256Only'));
       }
       if (!/^[A-Za-z0-9._~-]{43,128}$/.test(p.code_challenge)) throw new OAuthProtocolError('invalid_request', 'code_challenge no es válido.');
     } else if (p.code_challenge_method) {
-      throw new OAuthProtocolError('invalid_request', 'Falta code_challenge.');
+      throw new OAuthProtocolError('invalid_request', msg('oauth.codeChallengeMissing'));
     } else if (client.clientType === 'public') {
-      throw new OAuthProtocolError('invalid_request', 'Las aplicaciones públicas deben usar PKCE (code_challenge con S256).');
+      throw new OAuthProtocolError('invalid_request', msg('oauth.pkceRequired'));
     }
     return { client, redirectUri, scopes, state: p.state, codeChallenge: p.code_challenge, nonce: p.nonce };
   }
@@ -143,7 +144,7 @@ export class AuthorizationService {
       return {
         redirect_to: this.redirect(request.redirectUri, {
           error: 'access_denied',
-          error_description: 'La persona no dio permiso.',
+          error_description: render(msg('oauth.accessDenied')),
           state: request.state,
           iss: this.issuer,
         }),
@@ -241,7 +242,7 @@ export class AuthorizationService {
     const res = new OAuth2Server.Response({ headers: {} });
     await server.authorize(req, res, { authenticateHandler: { handle: () => subject } });
     const location = res.get('location') as string | undefined;
-    if (!location) throw new AppError(500, 'internal_error', 'No se pudo emitir el código de autorización.');
+    if (!location) throw new AppError(500, 'internal_error', msg('oauth.codeNotIssued'));
     return location;
   }
 
@@ -268,7 +269,7 @@ export class AuthorizationService {
       .where('revoked_at', 'is', null)
       .returning('client_id')
       .executeTakeFirst();
-    if (!row) throw new AppError(404, 'not_found', 'Esa aplicación no tiene acceso a tu cuenta.');
+    if (!row) throw new AppError(404, 'not_found', msg('oauth.noGrant'));
     await this.spendCodes('grant_id', grantId);
     const tokens = await this.tokens.revokeGrant(grantId);
     this.logger.log({ grantId, tokens }, 'Grant revoked by its owner');

@@ -13,10 +13,11 @@ import { AppError } from '../../core/http/app-error.js';
 import { User } from '../users/entities/user.entity.js';
 import { OAuthClient } from './entities/oauth-client.entity.js';
 import { CLIENT_SECRET_PREFIX, hashesEqual, newSecret, sha256 } from './secrets.js';
+import { msg } from '../../core/i18n/messages.js';
 
 export class ClientNotFoundError extends AppError {
   constructor() {
-    super(404, 'not_found', 'Esa aplicación no existe.');
+    super(404, 'not_found', msg('oauth.clientNotFound'));
   }
 }
 
@@ -115,7 +116,7 @@ export class ClientsService {
   async rotateSecret(id: string): Promise<OAuthClientWithSecret> {
     const client = await this.em.findOne(OAuthClient, { id });
     if (!client) throw new ClientNotFoundError();
-    if (client.clientType !== 'confidential') throw new AppError(409, 'public_client', 'Las aplicaciones públicas no tienen secreto.');
+    if (client.clientType !== 'confidential') throw new AppError(409, 'public_client', msg('oauth.publicClientNoSecret'));
     const secret = newSecret(CLIENT_SECRET_PREFIX);
     client.clientSecretHash = sha256(secret);
     await this.em.flush();

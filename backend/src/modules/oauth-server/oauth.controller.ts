@@ -21,6 +21,7 @@ import {
 } from './oauth.schemas.js';
 import { DecideConsentCommand, IssueTokenCommand, RevokeTokenCommand, type TokenEndpointCall } from './public/commands.js';
 import { ConsentInfoQuery, DiscoveryQuery, IntrospectTokenQuery, JwksQuery, UserInfoQuery } from './public/queries.js';
+import { msg } from '../../core/i18n/messages.js';
 
 const noStore = (reply: FastifyReply) => void reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
 
@@ -117,7 +118,7 @@ export class OAuthController {
 
   private requireForm(request: FastifyRequest) {
     if (!(request.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) {
-      throw new OAuthProtocolError('invalid_request', 'El cuerpo debe ser application/x-www-form-urlencoded.');
+      throw new OAuthProtocolError('invalid_request', msg('oauth.formBodyRequired'));
     }
   }
 

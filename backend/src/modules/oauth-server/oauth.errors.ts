@@ -1,4 +1,5 @@
 import { AppError } from '../../core/http/app-error.js';
+import { msg, render, type Text } from '../../core/i18n/messages.js';
 
 /** RFC 6749 / 7009 / 7662 / 6750 error codes this server answers with. */
 export type OAuthErrorCode =
@@ -21,7 +22,7 @@ export type OAuthErrorCode =
 export class OAuthProtocolError extends AppError {
   constructor(
     code: OAuthErrorCode,
-    message: string,
+    message: Text,
     status = code === 'invalid_client' || code === 'invalid_token' ? 401 : 400,
     headers?: Record<string, string>,
   ) {
@@ -30,16 +31,16 @@ export class OAuthProtocolError extends AppError {
 }
 
 /** RFC 6750 §3: a protected resource names the problem in WWW-Authenticate. */
-export function bearerChallenge(code: 'invalid_token' | 'insufficient_scope' | 'invalid_request', message: string, scope?: string): Record<string, string> {
-  const parts = [`Bearer realm="life"`, `error="${code}"`, `error_description="${message.replace(/["\\]/g, '')}"`];
+export function bearerChallenge(code: 'invalid_token' | 'insufficient_scope' | 'invalid_request', message: Text, scope?: string): Record<string, string> {
+  const parts = [`Bearer realm="life"`, `error="${code}"`, `error_description="${render(message).replace(/["\\]/g, '')}"`];
   if (scope) parts.push(`scope="${scope}"`);
   return { 'www-authenticate': parts.join(', ') };
 }
 
-export const invalidToken = (message = 'El token de acceso no es válido, ha caducado o se revocó.') =>
+export const invalidToken = (message = msg('oauth.invalidAccessToken')) =>
   new OAuthProtocolError('invalid_token', message, 401, bearerChallenge('invalid_token', message));
 
 export const insufficientScope = (scope: string) => {
-  const message = `Este token no tiene el permiso ${scope}.`;
+  const message = msg('oauth.insufficientScope', { scope });
   return new OAuthProtocolError('insufficient_scope', message, 403, bearerChallenge('insufficient_scope', message, scope));
 };

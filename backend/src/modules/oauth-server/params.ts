@@ -1,4 +1,5 @@
 import { OAuthProtocolError } from './oauth.errors.js';
+import { msg } from '../../core/i18n/messages.js';
 
 const MAX_PARAM = 4096;
 
@@ -12,12 +13,12 @@ export function readParams(source: unknown, names: readonly string[]): Record<st
   for (const name of names) {
     const value = input[name];
     if (value === undefined || value === null) continue;
-    if (Array.isArray(value)) throw new OAuthProtocolError('invalid_request', `El parámetro ${name} aparece más de una vez.`);
-    if (typeof value !== 'string') throw new OAuthProtocolError('invalid_request', `El parámetro ${name} debe ser texto.`);
-    if (value.length > MAX_PARAM) throw new OAuthProtocolError('invalid_request', `El parámetro ${name} es demasiado largo.`);
+    if (Array.isArray(value)) throw new OAuthProtocolError('invalid_request', msg('oauth.paramRepeated', { param: name }));
+    if (typeof value !== 'string') throw new OAuthProtocolError('invalid_request', msg('oauth.paramNotText', { param: name }));
+    if (value.length > MAX_PARAM) throw new OAuthProtocolError('invalid_request', msg('oauth.paramTooLong', { param: name }));
     // RFC 6749 Appendix A: VSCHAR / NQSCHAR; anything below space is a sign of tampering.
     // eslint-disable-next-line no-control-regex -- looking for exactly these characters
-    if (/[\u0000-\u001f\u007f]/.test(value)) throw new OAuthProtocolError('invalid_request', `El parámetro ${name} tiene caracteres no válidos.`);
+    if (/[\u0000-\u001f\u007f]/.test(value)) throw new OAuthProtocolError('invalid_request', msg('oauth.paramBadCharacters', { param: name }));
     out[name] = value === '' ? undefined : value;
   }
   return out;

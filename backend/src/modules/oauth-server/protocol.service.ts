@@ -8,8 +8,9 @@ import { basicCredentials, readParams } from './params.js';
 import { grantsEmail, grantsUsername } from './scopes.js';
 import { ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX } from './secrets.js';
 import { TokenStore, type AccessTokenInfo } from './token-store.service.js';
+import { msg } from '../../core/i18n/messages.js';
 
-const CLIENT_FAILED = 'No se pudo autenticar la aplicación (client_id o client_secret no válidos).';
+const CLIENT_FAILED = msg('oauth.invalidClient');
 
 /**
  * Revocation (RFC 7009), introspection (RFC 7662), userinfo and the discovery documents
@@ -32,7 +33,7 @@ export class ProtocolService {
     const basic = basicCredentials(authorization);
     if (authorization && !basic) throw new OAuthProtocolError('invalid_client', CLIENT_FAILED, 401, { 'www-authenticate': 'Basic realm="life"' });
     if (basic && (body.client_id || body.client_secret)) {
-      throw new OAuthProtocolError('invalid_request', 'Usa un solo método de autenticación de cliente (cabecera Basic o cuerpo).');
+      throw new OAuthProtocolError('invalid_request', msg('oauth.multipleClientAuth'));
     }
     const id = basic?.id ?? body.client_id;
     const secret = basic?.secret ?? body.client_secret;
@@ -51,7 +52,7 @@ export class ProtocolService {
   async revoke(authorization: string | undefined, source: unknown): Promise<void> {
     const p = readParams(source, ['token', 'token_type_hint', 'client_id', 'client_secret']);
     const client = await this.authenticateClient(authorization, p, { allowPublic: true });
-    if (!p.token) throw new OAuthProtocolError('invalid_request', 'Falta el parámetro token.');
+    if (!p.token) throw new OAuthProtocolError('invalid_request', msg('oauth.tokenParamMissing'));
     if (p.token.startsWith(REFRESH_TOKEN_PREFIX)) {
       const row = await this.store.refreshRow(p.token);
       if (row && row.clientRowId === client.id) await this.store.revokeFamily(row.familyId, 'revoked');
@@ -65,7 +66,7 @@ export class ProtocolService {
   async introspect(authorization: string | undefined, source: unknown): Promise<Record<string, unknown>> {
     const p = readParams(source, ['token', 'token_type_hint', 'client_id', 'client_secret']);
     const client = await this.authenticateClient(authorization, p, { allowPublic: false });
-    if (!p.token) throw new OAuthProtocolError('invalid_request', 'Falta el parámetro token.');
+    if (!p.token) throw new OAuthProtocolError('invalid_request', msg('oauth.tokenParamMissing'));
     const base = { iss: this.config.appUrl, client_id: client.clientId, aud: client.clientId };
     if (p.token.startsWith(ACCESS_TOKEN_PREFIX)) {
       const info = await this.store.findAccess(p.token);
@@ -99,14 +100,14 @@ export class ProtocolService {
   /** The app token of a resource request (RFC 6750 header only: no tokens in URLs). */
   async appToken(authorization: string | undefined): Promise<AccessTokenInfo> {
     const match = authorization && /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(authorization);
-    if (!match) throw invalidToken('Falta el token de acceso de la aplicación (Authorization: Bearer).');
+    if (!match) throw invalidToken(msg('oauth.appTokenMissing'));
     const info = await this.store.findAccess(match[1]!);
     if (!info) throw invalidToken();
     return info;
   }
 
   userinfo(info: AccessTokenInfo): Record<string, unknown> {
-    if (!info.userId) throw invalidToken('Este token es de la aplicación, no de una persona.');
+    if (!info.userId) throw invalidToken(msg('oauth.appTokenNotPerson'));
     if (!info.scopes.includes('openid')) throw insufficientScope('openid');
     return {
       sub: info.userId,

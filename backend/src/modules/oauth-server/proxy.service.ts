@@ -7,6 +7,7 @@ import { RateLimitService, type RateLimit } from '../../core/rate-limit/rate-lim
 import { ServiceAccessTokenQuery, ServiceApiBaseQuery } from '../external-services/public/queries.js';
 import { insufficientScope, invalidToken } from './oauth.errors.js';
 import type { AccessTokenInfo } from './token-store.service.js';
+import { msg } from '../../core/i18n/messages.js';
 
 const UPSTREAM_TIMEOUT_MS = 15_000;
 const MAX_UPSTREAM_BYTES = 10 * 1024 * 1024;
@@ -56,24 +57,23 @@ export class ProxyService {
       try {
         decoded = decodeURIComponent(segment);
       } catch {
-        throw new ProxyError(400, 'invalid_path', 'La ruta no es válida.');
+        throw new ProxyError(400, 'invalid_path', msg('oauth.proxyPathInvalid'));
       }
       if (decoded === '.' || decoded === '..' || decoded.includes('/') || decoded.includes('\\')) {
-        throw new ProxyError(400, 'invalid_path', 'La ruta no puede salir de la API del servicio.');
+        throw new ProxyError(400, 'invalid_path', msg('oauth.proxyPathEscapes'));
       }
     }
-    if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith('/'))
-      throw new ProxyError(400, 'invalid_path', 'La ruta debe ser relativa a la API del servicio.');
+    if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith('/')) throw new ProxyError(400, 'invalid_path', msg('oauth.proxyPathNotRelative'));
     const url = new URL(path, base);
     if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname)) {
-      throw new ProxyError(400, 'invalid_path', 'La ruta no puede salir de la API del servicio.');
+      throw new ProxyError(400, 'invalid_path', msg('oauth.proxyPathEscapes'));
     }
     url.search = search;
     return url;
   }
 
   async forward(token: AccessTokenInfo, serviceName: string, input: ProxyRequest): Promise<ProxyAnswer> {
-    if (!token.userId) throw invalidToken('Este token es de la aplicación, no de una persona.');
+    if (!token.userId) throw invalidToken(msg('oauth.appTokenNotPerson'));
     if (!token.scopes.includes(serviceScope(serviceName))) throw insufficientScope(serviceScope(serviceName));
     await this.limit.consume(`${token.clientRowId}|${token.userId}`);
     const baseUrl = await this.queries.execute(new ServiceApiBaseQuery(serviceName));
@@ -106,7 +106,7 @@ export class ProxyService {
       );
     }
     const body = await readCapped(response, MAX_UPSTREAM_BYTES);
-    if (!body) throw new ProxyError(502, 'upstream_too_large', `La respuesta de ${serviceName} es demasiado grande para el proxy.`);
+    if (!body) throw new ProxyError(502, 'upstream_too_large', msg('oauth.proxyResponseTooLarge', { service: serviceName }));
     const out: Record<string, string> = { 'x-life-proxied-service': serviceName, 'cache-control': 'no-store' };
     for (const name of FORWARDED_RESPONSE_HEADERS) {
       const value = response.headers.get(name);

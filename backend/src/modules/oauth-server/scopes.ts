@@ -1,33 +1,33 @@
 import { type BASE_SCOPES, isKnownScope, type Language, SERVICE_SCOPE_PREFIX } from '@life/contracts';
-import { translate } from '../../core/i18n/catalog.js';
+import { msg, render, type Text } from '../../core/i18n/messages.js';
 import { OAuthProtocolError } from './oauth.errors.js';
 
-const DESCRIPTIONS: Record<(typeof BASE_SCOPES)[number], string> = {
-  openid: 'Confirmar quién eres en Life',
-  profile: 'Ver tu nombre de usuario',
-  email: 'Ver tu dirección de e-mail',
-  read: 'Ver tu perfil básico y qué servicios tienes conectados',
-  'services:read': 'Ver qué servicios tienes conectados (nunca sus credenciales)',
+const DESCRIPTIONS: Record<(typeof BASE_SCOPES)[number], Text> = {
+  openid: msg('oauth.scope.openid'),
+  profile: msg('oauth.scope.profile'),
+  email: msg('oauth.scope.email'),
+  read: msg('oauth.scope.read'),
+  'services:read': msg('oauth.scope.services'),
 };
 
-/** What the consent screen says for one scope, in Spanish (the source text). */
-export function describeScope(scope: string): string {
+/** What the consent screen says for one scope (an unknown one is shown as it is). */
+export function describeScope(scope: string): Text {
   if (scope in DESCRIPTIONS) return DESCRIPTIONS[scope as keyof typeof DESCRIPTIONS];
-  if (scope.startsWith(SERVICE_SCOPE_PREFIX)) return `Usar tu cuenta conectada de ${scope.slice(SERVICE_SCOPE_PREFIX.length)} en tu nombre`;
+  if (scope.startsWith(SERVICE_SCOPE_PREFIX)) return msg('oauth.scope.service', { service: scope.slice(SERVICE_SCOPE_PREFIX.length) });
   return scope;
 }
 
 /** Each scope with what it lets the app do, in the asked language. */
 export const describeScopes = (scopes: readonly string[], language: Language = 'es') =>
-  scopes.map((scope) => ({ scope, description: translate(describeScope(scope), language) }));
+  scopes.map((scope) => ({ scope, description: render(describeScope(scope), language) }));
 
 /** Space-separated scope string → unique list (RFC 6749 §3.3); unknown scopes are refused. */
 export function parseScope(raw: string | undefined | null): string[] {
   if (raw === undefined || raw === null || raw.trim() === '') return [];
-  if (raw.length > 2000) throw new OAuthProtocolError('invalid_scope', 'La lista de permisos es demasiado larga.');
+  if (raw.length > 2000) throw new OAuthProtocolError('invalid_scope', msg('oauth.scopeListTooLong'));
   const scopes = [...new Set(raw.split(' ').filter(Boolean))];
   const unknown = scopes.filter((scope) => !isKnownScope(scope));
-  if (unknown.length > 0) throw new OAuthProtocolError('invalid_scope', `Permiso desconocido: ${unknown.slice(0, 3).join(', ')}.`);
+  if (unknown.length > 0) throw new OAuthProtocolError('invalid_scope', msg('oauth.unknownScopeNamed', { scope: unknown.slice(0, 3).join(', ') }));
   return scopes;
 }
 

@@ -1,4 +1,5 @@
 import { AppError } from '../../core/http/app-error.js';
+import type { Text } from '../../core/i18n/messages.js';
 
 export enum UsersErrorCode {
   UsernameTaken = 'username_taken',
@@ -6,7 +7,7 @@ export enum UsersErrorCode {
 }
 
 export class UsersError extends AppError {
-  constructor(code: UsersErrorCode, message: string) {
+  constructor(code: UsersErrorCode, message: Text) {
     super(code === UsersErrorCode.UsernameTaken ? 409 : 404, code, message);
   }
 }

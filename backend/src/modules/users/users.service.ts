@@ -6,6 +6,7 @@ import type { UsersDb } from './entities/index.js';
 import { User } from './entities/user.entity.js';
 import type { PersonAccount } from './public/queries.js';
 import { UsersError, UsersErrorCode } from './users.errors.js';
+import { msg } from '../../core/i18n/messages.js';
 
 export function toProfile(user: Pick<User, 'id' | 'username' | 'email' | 'role'>): UserProfile {
   return { id: user.id, username: user.username, email: user.email, role: user.role };
@@ -95,21 +96,21 @@ export class UsersService {
   /** applyConfiguredRole for an account known by its id (user_not_found when there is none). */
   async applyConfiguredRoleOf(userId: string): Promise<User> {
     const user = await this.findById(userId);
-    if (!user) throw new UsersError(UsersErrorCode.UserNotFound, 'No existe ese usuario.');
+    if (!user) throw new UsersError(UsersErrorCode.UserNotFound, msg('users.notFound'));
     await this.applyConfiguredRole(user);
     return user;
   }
 
   async updateUsername(userId: string, username: string): Promise<UserProfile> {
     const user = await this.findById(userId);
-    if (!user) throw new UsersError(UsersErrorCode.UserNotFound, 'No existe ese usuario.');
+    if (!user) throw new UsersError(UsersErrorCode.UserNotFound, msg('users.notFound'));
     if (user.username === username) return toProfile(user);
-    if (await this.usernameTaken(username, userId)) throw new UsersError(UsersErrorCode.UsernameTaken, 'Ese nombre de usuario ya está en uso.');
+    if (await this.usernameTaken(username, userId)) throw new UsersError(UsersErrorCode.UsernameTaken, msg('users.usernameTaken'));
     user.username = username;
     try {
       await this.em.flush();
     } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) throw new UsersError(UsersErrorCode.UsernameTaken, 'Ese nombre de usuario ya está en uso.');
+      if (error instanceof UniqueConstraintViolationException) throw new UsersError(UsersErrorCode.UsernameTaken, msg('users.usernameTaken'));
       throw error;
     }
     return toProfile(user);
