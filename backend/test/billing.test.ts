@@ -122,6 +122,14 @@ describe('billing: editions, seats, checkout and webhooks (real PostgreSQL + Red
     const membership = ((await (await t.fetch('/api/billing/membership', { headers: bearer(buyer!.token) })).json()) as Json).membership;
     expect(membership).toMatchObject({ edition: started.edition, currency: 'eur', status: 'past_due' });
     expect(membership.member_number).toBeGreaterThanOrEqual(1);
+    // The durable MembershipStartedEvent (outbox, same transaction) reaches the audit log once, whatever Stripe repeated.
+    const started_ = `select count(*) as n from audit_events a join memberships m on m.id::text = a.target_id
+      where a.action = 'billing.membership_started' and m.user_id = $1 and a.details->>'edition' = $2 and (a.details->>'member_number')::int = m.member_number`;
+    await pollUntil(async () => (await count(started_, [buyer!.id, started.edition])) === 1, 'the membership in the audit log');
+    await pollUntil(
+      async () => (await count(`select count(*) as n from outbox_messages where type = 'billing.membership-started' and delivered_at is null`)) === 0,
+      'the outbox message marked delivered',
+    );
 
     // An older event never overwrites a newer status.
     const stale = stripe.signedEvent(

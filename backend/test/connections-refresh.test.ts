@@ -215,6 +215,12 @@ describe('connections: background refresh (real PostgreSQL + Redis + two worker 
     await pollUntil(async () => (await connectionOf(user!, 'notion')).status === 'needs_reconnect', 'needs_reconnect');
     const row = await connectionOf(user!, 'notion');
     expect(row.last_error).toContain('invalid_grant');
+    // The durable ConnectionNeedsReconnectEvent (outbox, same transaction) reaches the audit log once.
+    const recorded = async () =>
+      (await t.db.query<{ details: Json }>(`select details from audit_events where action = 'connection.needs_reconnect' and target_id = $1`, [id])).rows.map(
+        (r) => r.details,
+      );
+    await pollUntil(async () => (await recorded()).length > 0, 'the needs-reconnect audit record');
     // The refresh went out as Notion wants it: Basic, JSON, version header.
     const call = notion.tokenCalls.filter((c) => c.grantType === 'refresh_token').at(-1)!;
     expect(call).toMatchObject({ clientAuth: 'basic', headers: { 'Notion-Version': '2022-06-28' } });
@@ -227,6 +233,7 @@ describe('connections: background refresh (real PostgreSQL + Redis + two worker 
     await sweepAndDrain();
     await sweepAndDrain();
     expect(refreshCalls('notion')).toBe(calls + 1);
+    expect(await recorded()).toEqual([{ service: 'notion' }]);
     await expect(t.app.get(TokenAccess).accessTokenFor(user!.id, 'notion')).rejects.toMatchObject({ code: 'needs_reconnect', status: 409 });
 
     // "Reconectar": the same flow again replaces the tokens and clears the state.

@@ -11,6 +11,7 @@ import { OUTBOX_QUEUE } from '../src/core/outbox/outbox.service.js';
 import { AccountErasureService } from '../src/modules/data-rights/account-erasure.service.js';
 import { ACCOUNT_ERASURE_QUEUE, erasureJobId } from '../src/modules/data-rights/jobs/data-rights.jobs.js';
 import { DataRightsSweeper } from '../src/modules/data-rights/jobs/data-rights.sweeper.js';
+import { EXPIRED_ROW_DAYS } from '../src/modules/data-rights/personal-data.repository.js';
 import { bearer, seedUsers, type SeededUser } from './helpers/seed.js';
 import { startTestApp, testEnv, type TestApp } from './helpers/test-app.js';
 
@@ -277,7 +278,7 @@ describe('data rights (real PostgreSQL + Redis, workers in the same process)', (
       expect(await h.json(bad)).toMatchObject({ error: 'validation_failed' });
     });
 
-    it('answers 409 before the file is ready and 410 once it expired; the sweeper deletes expired files', async () => {
+    it('answers 409 before the file is ready and 410 once it expired; the sweeper deletes expired files, then their rows', async () => {
       const [user] = await seedUsers(t.db, 1);
       const pending = (
         await t.db.query<{ id: string }>(
@@ -296,6 +297,12 @@ describe('data rights (real PostgreSQL + Redis, workers in the same process)', (
       expect(expired.status).toBe(410);
       expect(await h.json(expired)).toMatchObject({ error: 'export_expired' });
 
+      // The file goes at once; the row stays a while so the old link keeps saying "expired".
+      await t.app.get(DataRightsSweeper).sweep();
+      expect(await h.count('select count(*) as n from data_exports where id = $1 and content is null and size_bytes is null', [request.id])).toBe(1);
+      expect((await h.call(user!.token, `/api/users/me/export/${request.id}/download`)).status).toBe(410);
+
+      await t.db.query(`update data_exports set expires_at = now() - make_interval(days => $2) where id = $1`, [request.id, EXPIRED_ROW_DAYS + 1]);
       await t.app.get(DataRightsSweeper).sweep();
       await pollUntil(async () => (await h.count('select count(*) as n from data_exports where id = $1', [request.id])) === 0, 'the sweeper to delete it');
       expect((await h.call(user!.token, `/api/users/me/export/${request.id}`)).status).toBe(404);
@@ -364,6 +371,9 @@ describe('data rights (real PostgreSQL + Redis, workers in the same process)', (
       // Signed out everywhere at once, whatever the worker is doing.
       expect((await h.call(u.token, '/api/users/me')).status).toBe(401);
       expect((await t.fetch('/api/users/me', { headers: bearer(secondToken) })).status).toBe(401);
+      // No app represents them from then on either: their grants and tokens are revoked with the request.
+      expect((await t.fetch('/api/v1/me', { headers: bearer(app.accessToken) })).status).toBe(401);
+      expect(await h.count('select count(*) as n from oauth_grants where user_id = $1 and revoked_at is null', [u.id])).toBe(0);
       // The other person is untouched.
       expect((await h.call(otherSession!.token, '/api/users/me')).status).toBe(200);
 

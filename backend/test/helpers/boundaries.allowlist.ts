@@ -4,18 +4,8 @@
  * then delete its line. docs/architecture.md says where each is headed.
  */
 
-const FK_REFERENCE = "em.getReference(User, id): the foreign key of a row this module writes (users' User is the schema's person)";
-
 /** `importer -> imported`: imports of another module's internals. */
-export const KNOWN_CROSSINGS: Readonly<Record<string, string>> = {
-  'modules/auth/session.service.ts -> modules/users/entities/user.entity.ts':
-    'a session authenticates to its User (role, username) in one query; next: a users query',
-  'modules/billing/billing-events.service.ts -> modules/users/entities/user.entity.ts': FK_REFERENCE,
-  'modules/billing/billing.service.ts -> modules/users/entities/user.entity.ts': FK_REFERENCE,
-  'modules/external-services/connections.service.ts -> modules/users/entities/user.entity.ts': FK_REFERENCE,
-  'modules/external-services/credentials.service.ts -> modules/users/entities/user.entity.ts': FK_REFERENCE,
-  'modules/oauth-server/clients.service.ts -> modules/users/entities/user.entity.ts': FK_REFERENCE,
-};
+export const KNOWN_CROSSINGS: Readonly<Record<string, string>> = {};
 
 const BENCH = 'the benchmark seeds rows straight into the tables (a tool, not product code)';
 
@@ -27,8 +17,6 @@ export const KNOWN_TABLE_CROSSINGS: Readonly<Record<string, string>> = {
   'bench/connections.scenarios.ts -> users': BENCH,
   'bench/oauth.scenarios.ts -> oauth_grants': BENCH,
   'bench/oauth.scenarios.ts -> oauth_tokens': BENCH,
-  'modules/oauth-server/token-store.service.ts -> users':
-    'token validation joins the person (username for introspection, erasure requested) in the same statement (hot path, issue 15)',
 };
 
 /**

@@ -14,6 +14,9 @@ export const AUDIT_ACTIONS = [
   'oauth.grant_revoked',
   'oauth.refresh_reuse_detected',
   'oauth.code_replay_detected',
+  // durable events of other modules (docs/architecture.md, the outbox)
+  'connection.needs_reconnect',
+  'billing.membership_started',
   // data rights (docs/data-rights.md)
   'account.data_export_requested',
   'account.erasure_requested',

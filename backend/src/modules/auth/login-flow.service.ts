@@ -290,8 +290,7 @@ export class LoginFlowService {
 
   /** Known identity → its person; else link by verified e-mail; else a new account (beta rules). Users keeps the accounts. */
   private async resolveUser(provider: string, identity: ProviderIdentity): Promise<PersonAccount> {
-    // The person is loaded with the identity (one query, as ever): users' query below answers from the identity map.
-    const known = await this.em.findOne(UserIdentity, { provider, subject: identity.subject }, { populate: ['user'] });
+    const known = await this.em.findOne(UserIdentity, { provider, subject: identity.subject });
     if (known) {
       const person = await this.queries.execute(new PersonAccountQuery(known.user.id));
       if (person) refuseIfBeingErased(person);

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { User } from '../users/entities/user.entity.js';
+import { PersonAccountQuery, type PersonAccount } from '../users/public/queries.js';
 import { Session } from './entities/session.entity.js';
 
 /** Idle lifetime: each use within it extends the session. */
@@ -16,7 +17,10 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
 /** Session tokens: 256 random bits, base64url; the database keeps only the SHA-256. */
 @Injectable()
 export class SessionService {
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly em: EntityManager,
+    private readonly queries: QueryBus,
+  ) {}
 
   /** A new session for the person with this id: its bearer token. */
   async create(userId: string, meta: { ip?: string; userAgent?: string }): Promise<string> {
@@ -24,7 +28,7 @@ export class SessionService {
     const now = Date.now();
     this.em.create(Session, {
       tokenHash: hashToken(token),
-      user: this.em.getReference(User, userId),
+      user: userId,
       expiresAt: new Date(Math.min(now + SESSION_IDLE_MS, now + SESSION_ABSOLUTE_MS)),
       ip: meta.ip?.slice(0, 64) ?? null,
       userAgent: meta.userAgent?.slice(0, 300) ?? null,
@@ -36,7 +40,7 @@ export class SessionService {
   /** The live session of a bearer token, sliding its expiry; null when unknown, revoked or expired. */
   async authenticate(token: string): Promise<Session | null> {
     if (token.length < 20 || token.length > 200) return null;
-    const session = await this.em.findOne(Session, { tokenHash: hashToken(token) }, { populate: ['user'] });
+    const session = await this.em.findOne(Session, { tokenHash: hashToken(token) });
     if (!session || session.revokedAt) return null;
     const now = Date.now();
     if (session.expiresAt.getTime() <= now) return null;
@@ -46,6 +50,14 @@ export class SessionService {
       await this.em.flush();
     }
     return session;
+  }
+
+  /** The live session of a bearer token and the person it belongs to (users answers who they are), or null. */
+  async authenticatePerson(token: string): Promise<{ session: Session; person: PersonAccount } | null> {
+    const session = await this.authenticate(token);
+    if (!session) return null;
+    const person = await this.queries.execute(new PersonAccountQuery(session.user.id));
+    return person ? { session, person } : null;
   }
 
   async revoke(token: string): Promise<boolean> {

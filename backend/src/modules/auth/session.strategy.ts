@@ -21,9 +21,9 @@ export class SessionStrategy extends PassportStrategy(Strategy, 'session') {
   async validate(request: FastifyRequest): Promise<AuthenticatedUser> {
     const token = bearerToken(request.headers.authorization);
     if (!token) throw new AuthError(AuthErrorCode.Unauthorized, msg('auth.signInRequired'));
-    const session = await this.sessions.authenticate(token);
-    if (!session) throw new AuthError(AuthErrorCode.Unauthorized, msg('auth.sessionExpired'));
-    const user = session.user;
-    return { id: user.id, email: user.email, username: user.username, role: user.role, sessionId: session.id, token };
+    const live = await this.sessions.authenticatePerson(token);
+    if (!live) throw new AuthError(AuthErrorCode.Unauthorized, msg('auth.sessionExpired'));
+    const { session, person } = live;
+    return { id: person.id, email: person.email, username: person.username, role: person.role, sessionId: session.id, token };
   }
 }

@@ -1,13 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager, LockMode } from '@mikro-orm/postgresql';
 import type Stripe from 'stripe';
-import { User } from '../users/entities/user.entity.js';
 import { EventNotReadyError } from './billing.errors.js';
 import { EditionStock } from './entities/edition-stock.entity.js';
 import { Membership } from './entities/membership.entity.js';
 import { Reservation } from './entities/reservation.entity.js';
 import { StripeEvent } from './entities/stripe-event.entity.js';
 import type { BillingDb } from './entities/index.js';
+import { OutboxService } from '../../core/outbox/outbox.service.js';
+import { MembershipStartedEvent } from './public/events.js';
 
 /** Any constant: serialises member numbering. */
 const MEMBER_NUMBER_LOCK = 4_242_002;
@@ -27,19 +29,25 @@ const idOf = (value: string | { id: string } | null | undefined) => (typeof valu
 export class BillingEventsService {
   private readonly logger = new Logger('BillingEvents');
 
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly em: EntityManager,
+    private readonly outbox: OutboxService,
+  ) {}
 
   /** Returns true when the effect was applied now, false when it had been already. */
   async process(eventId: string): Promise<boolean> {
     try {
-      return await this.em.fork().transactional(async (tx) => {
+      const staged: string[] = [];
+      const applied = await this.em.fork().transactional(async (tx) => {
         const row = await tx.findOne(StripeEvent, { id: eventId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
         if (!row || row.processedAt) return false;
-        await this.apply(tx, row.payload as unknown as Stripe.Event);
+        await this.apply(tx, row.payload as unknown as Stripe.Event, staged);
         row.processedAt = new Date();
         row.lastError = null;
         return true;
       });
+      await this.outbox.relay(staged);
+      return applied;
     } catch (error) {
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
       await this.em
@@ -54,10 +62,11 @@ export class BillingEventsService {
     }
   }
 
-  private async apply(tx: Tx, event: Stripe.Event): Promise<void> {
+  /** `staged`: the outbox messages this application wrote, relayed after the commit. */
+  private async apply(tx: Tx, event: Stripe.Event, staged: string[]): Promise<void> {
     switch (event.type) {
       case 'checkout.session.completed':
-        return this.completed(tx, event.data.object, event.created);
+        return this.completed(tx, event.data.object, event.created, staged);
       case 'checkout.session.expired':
         return this.expired(tx, event.data.object);
       case 'customer.subscription.updated':
@@ -76,7 +85,7 @@ export class BillingEventsService {
     return byId ?? (await tx.findOne(Reservation, { checkoutSessionId: session.id }, { lockMode: LockMode.PESSIMISTIC_WRITE }));
   }
 
-  private async completed(tx: Tx, session: Stripe.Checkout.Session, created: number): Promise<void> {
+  private async completed(tx: Tx, session: Stripe.Checkout.Session, created: number, staged: string[]): Promise<void> {
     const reservation = await this.reservationFor(tx, session);
     if (!reservation) {
       this.logger.warn(`checkout.session.completed for unknown session ${session.id}`);
@@ -95,8 +104,8 @@ export class BillingEventsService {
       .selectFrom('memberships')
       .select((eb) => eb(eb.fn.coalesce(eb.fn.max('member_number'), eb.lit(0)), '+', 1).as('next'))
       .executeTakeFirstOrThrow();
-    tx.create(Membership, {
-      user: tx.getReference(User, reservation.user.id),
+    const membership = tx.create(Membership, {
+      user: reservation.user.id,
       edition: reservation.edition,
       priceCents: reservation.priceCents,
       memberNumber: Number(next),
@@ -106,6 +115,9 @@ export class BillingEventsService {
       checkoutSessionId: session.id,
     });
     await tx.flush();
+    staged.push(
+      this.outbox.stage(tx, new MembershipStartedEvent(randomUUID(), membership.id, reservation.user.id, membership.edition, membership.memberNumber)),
+    );
   }
 
   private async expired(tx: Tx, session: Stripe.Checkout.Session): Promise<void> {

@@ -8,7 +8,6 @@ import { sql } from 'kysely';
 import type Stripe from 'stripe';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { addOnce } from '../../core/queue/jobs.js';
-import { User } from '../users/entities/user.entity.js';
 import { BillingError, BillingErrorCode } from './billing.errors.js';
 import { EDITIONS, editionById } from './editions.js';
 import { EditionStock } from './entities/edition-stock.entity.js';
@@ -114,7 +113,7 @@ export class BillingService implements OnApplicationBootstrap {
       row.reserved += 1;
       const edition = editionById(row.edition)!;
       const reservation = tx.create(Reservation, {
-        user: tx.getReference(User, userId),
+        user: userId,
         edition: edition.id,
         priceCents: edition.priceCents,
         expiresAt: new Date(Date.now() + this.config.billing.checkoutTtlMinutes * 60_000),

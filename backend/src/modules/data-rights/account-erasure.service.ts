@@ -65,7 +65,7 @@ export class AccountErasureService {
     // Only an account whose owner asked: a stray or replayed job erases nothing.
     if (!person.erasureRequestedAt) return { outcome: 'not_requested' };
 
-    const erasing = new ErasingAccountEvent(userId, person.email);
+    const erasing = new ErasingAccountEvent(userId, person.email, person.erasureRequestedAt);
     await this.events.publishStrict(erasing);
     const report = erasing.report;
     await this.events.publishStrict(new AccountErasedEvent(userId, report));

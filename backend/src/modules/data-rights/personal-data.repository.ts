@@ -44,6 +44,8 @@ const exportRow = (row: SelectedExport): ExportRow => ({
 
 const OPEN = ['pending', 'running'] as const;
 const now = () => sql<Date>`now()`;
+/** How long the row of an expired export is kept (without its file) so its link answers 410. */
+export const EXPIRED_ROW_DAYS = 30;
 
 /**
  * Data-rights' own table, `data_exports`: the requests, the finished files, their expiry. The
@@ -151,18 +153,30 @@ export class PersonalDataRepository {
   }
 
   /** Deletes files past their expiry, and requests that never finished within a day. */
+  /**
+   * An expired file's content is deleted at once (as the person was told); the row stays
+   * `EXPIRED_ROW_DAYS` more so an old link answers "expired, ask for a new one" (410) instead of
+   * "not found". Exports that never became ready are deleted after `staleAfterHours`.
+   */
   async deleteExpiredExports(staleAfterHours: number): Promise<number> {
-    const rows = await this.db
+    const emptied = await this.db
+      .updateTable('data_exports')
+      .set({ content: null, size_bytes: null })
+      .where('expires_at', '<', now())
+      .where('content', 'is not', null)
+      .returning('id')
+      .execute();
+    const deleted = await this.db
       .deleteFrom('data_exports')
       .where((eb) =>
         eb.or([
-          eb('expires_at', '<', now()),
+          eb('expires_at', '<', sql<Date>`now() - make_interval(days => ${EXPIRED_ROW_DAYS})`),
           eb.and([eb('status', '<>', 'ready'), eb('created_at', '<', sql<Date>`now() - make_interval(hours => ${staleAfterHours})`)]),
         ]),
       )
       .returning('id')
       .execute();
-    return rows.length;
+    return emptied.length + deleted.length;
   }
 
   // --- the person's own list, for their export -----------------------------------------

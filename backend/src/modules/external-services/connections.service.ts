@@ -3,7 +3,6 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { OneTimeStore } from '../../core/redis/one-time-store.js';
-import { User } from '../users/entities/user.entity.js';
 import { CatalogService } from './catalog.service.js';
 import { CredentialsService } from './credentials.service.js';
 import { Connection } from './entities/connection.entity.js';
@@ -134,7 +133,7 @@ export class ConnectionsService {
     const em = this.em.fork();
     let connection = await em.findOne(Connection, { user: userId, service: service.id });
     connection ??= em.create(Connection, {
-      user: em.getReference(User, userId),
+      user: userId,
       service: em.getReference(ExternalService, service.id),
       accessTokenEncrypted: '',
     });

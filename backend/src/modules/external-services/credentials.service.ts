@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { SECRET_MASK } from '@life/contracts';
-import { User } from '../users/entities/user.entity.js';
 import { CatalogService } from './catalog.service.js';
 import { UserCredential } from './entities/user-credential.entity.js';
 import { ServicesError, ServicesErrorCode } from './external-services.errors.js';
@@ -37,7 +36,7 @@ export class CredentialsService {
     let credential = await this.em.findOne(UserCredential, { user: userId, serviceName: input.service_name });
     if (!credential) {
       credential = this.em.create(UserCredential, {
-        user: this.em.getReference(User, userId),
+        user: userId,
         serviceName: input.service_name,
         clientId: input.client_id,
         clientSecretEncrypted: '',

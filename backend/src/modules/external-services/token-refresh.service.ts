@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -19,6 +20,8 @@ import { REFRESH_CONNECTION, refreshJobId, TOKEN_REFRESH_QUEUE, type TokenRefres
 import { ProviderClient, TokenEndpointError, type TokenAnswer, type TokenEndpointConfig } from './provider-client.js';
 import { LOCK_TTL_MS, RefreshLock } from './refresh-lock.js';
 import { TokenVault } from './token-vault.js';
+import { OutboxService } from '../../core/outbox/outbox.service.js';
+import { ConnectionNeedsReconnectEvent } from './public/events.js';
 
 /** What one refresh attempt did. */
 export type RefreshOutcome =
@@ -93,6 +96,7 @@ export class TokenRefreshService {
     private readonly lock: RefreshLock,
     @InjectQueue(TOKEN_REFRESH_QUEUE) private readonly queue: Queue<TokenRefreshJob>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly outbox: OutboxService,
   ) {
     this.queue.on('error', (error) => this.logger.debug(`Queue connection: ${error.message}`));
   }
@@ -250,18 +254,26 @@ export class TokenRefreshService {
   }
 
   private async markNeedsReconnect(connection: RefreshTarget, sealedRefresh: string, reason: string): Promise<RefreshOutcome> {
-    await this.em
-      .getKysely<ExternalServicesDb>()
-      .updateTable('service_connections')
-      .set((eb) => ({
-        status: 'needs_reconnect',
-        refresh_failures: eb('refresh_failures', '+', 1),
-        last_error: reason.slice(0, 300),
-        updated_at: dbNow,
-      }))
-      .where('id', '=', connection.id)
-      .where('refresh_token_encrypted', '=', sealedRefresh)
-      .execute();
+    // The status change and its durable event commit together (transactional outbox).
+    const staged = await this.em.transactional(async (tx) => {
+      const changed = await tx
+        .getKysely<ExternalServicesDb>()
+        .updateTable('service_connections')
+        .set((eb) => ({
+          status: 'needs_reconnect',
+          refresh_failures: eb('refresh_failures', '+', 1),
+          last_error: reason.slice(0, 300),
+          updated_at: dbNow,
+        }))
+        .where('id', '=', connection.id)
+        .where('refresh_token_encrypted', '=', sealedRefresh)
+        .where('status', '=', 'connected')
+        .returning('id')
+        .execute();
+      if (changed.length === 0) return [];
+      return [this.outbox.stage(tx, new ConnectionNeedsReconnectEvent(randomUUID(), connection.id, connection.userId, connection.service.serviceName))];
+    });
+    await this.outbox.relay(staged);
     this.logger.warn(`Connection ${connection.id} (${connection.service.serviceName}) needs to be connected again: ${reason}`);
     return 'needs_reconnect';
   }

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 type AppMe = z.infer<typeof AppMeSchema>;
 type AppServices = z.infer<typeof AppServicesSchema>;
 import { PersonConnectionsQuery } from '../external-services/public/queries.js';
+import { PersonProfileQuery } from '../users/public/queries.js';
 import { insufficientScope, invalidToken } from './oauth.errors.js';
 import { grantsEmail, grantsUsername, PROFILE_SCOPES, SERVICE_LIST_SCOPES } from './scopes.js';
 import type { AccessTokenInfo } from './token-store.service.js';
@@ -16,13 +17,14 @@ import { msg } from '../../core/i18n/messages.js';
 export class AppResourcesService {
   constructor(private readonly queries: QueryBus) {}
 
-  me(token: AccessTokenInfo): AppMe {
+  async me(token: AccessTokenInfo): Promise<AppMe> {
     const userId = personOf(token);
     if (!token.scopes.some((scope) => PROFILE_SCOPES.includes(scope))) throw insufficientScope('profile');
+    const person = grantsUsername(token.scopes) || grantsEmail(token.scopes) ? await this.queries.execute(new PersonProfileQuery(userId)) : null;
     return {
       sub: userId,
-      ...(grantsUsername(token.scopes) ? { username: token.username ?? undefined } : {}),
-      ...(grantsEmail(token.scopes) ? { email: token.email ?? undefined } : {}),
+      ...(grantsUsername(token.scopes) ? { username: person?.username } : {}),
+      ...(grantsEmail(token.scopes) ? { email: person?.email } : {}),
     };
   }
 

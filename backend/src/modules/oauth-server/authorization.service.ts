@@ -310,4 +310,18 @@ export class AuthorizationService {
     await this.spendCodes('user_id', userId);
     return { grants: grants.length, tokens };
   }
+
+  /** How many of the person's grants and tokens were revoked since a moment (the erasure's report). */
+  async revokedSince(userId: string, since: Date): Promise<{ grants: number; tokens: number }> {
+    const count = (table: 'oauth_grants' | 'oauth_tokens') =>
+      this.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('user_id', '=', userId)
+        .where('revoked_at', '>=', since)
+        .executeTakeFirstOrThrow();
+    const grants = await count('oauth_grants');
+    const tokens = await count('oauth_tokens');
+    return { grants: Number(grants.n), tokens: Number(tokens.n) };
+  }
 }

@@ -10,7 +10,6 @@ import {
   type UpdateOAuthClient,
 } from '@life/contracts';
 import { AppError } from '../../core/http/app-error.js';
-import { User } from '../users/entities/user.entity.js';
 import { OAuthClient } from './entities/oauth-client.entity.js';
 import { CLIENT_SECRET_PREFIX, hashesEqual, newSecret, sha256 } from './secrets.js';
 import { msg } from '../../core/i18n/messages.js';
@@ -89,7 +88,7 @@ export class ClientsService {
       redirectUris: uniqueUris(input) ?? [],
       allowedScopes: [...new Set(input.allowed_scopes ?? DEFAULT_CLIENT_SCOPES)],
       description: input.description || null,
-      ownerUser: ownerId ? this.em.getReference(User, ownerId) : null,
+      ownerUser: ownerId ? ownerId : null,
       active: input.active ?? true,
     });
     await this.em.flush();

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { BASE_SCOPES, LANGUAGES, SERVICE_NAMES, serviceScope } from '@life/contracts';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { ClientsService } from './clients.service.js';
@@ -9,6 +10,7 @@ import { grantsEmail, grantsUsername } from './scopes.js';
 import { ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX } from './secrets.js';
 import { TokenStore, type AccessTokenInfo } from './token-store.service.js';
 import { msg } from '../../core/i18n/messages.js';
+import { PersonProfileQuery } from '../users/public/queries.js';
 
 const CLIENT_FAILED = msg('oauth.invalidClient');
 
@@ -21,8 +23,14 @@ export class ProtocolService {
   constructor(
     private readonly clients: ClientsService,
     private readonly store: TokenStore,
+    private readonly queries: QueryBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /** The person's username for an introspection answer (users owns it). */
+  private async username(userId: string): Promise<string | undefined> {
+    return (await this.queries.execute(new PersonProfileQuery(userId)))?.username;
+  }
 
   /** client_secret_basic or client_secret_post; `none` (client_id only) for public clients. */
   async authenticateClient(
@@ -76,7 +84,7 @@ export class ProtocolService {
         ...base,
         token_type: 'Bearer',
         scope: info.scopes.join(' '),
-        ...(info.userId ? { sub: info.userId, username: info.username ?? undefined } : {}),
+        ...(info.userId ? { sub: info.userId, username: await this.username(info.userId) } : {}),
         iat: Math.floor(info.issuedAt.getTime() / 1000),
         exp: Math.floor(info.expiresAt.getTime() / 1000),
       };
@@ -89,7 +97,7 @@ export class ProtocolService {
         ...base,
         token_type: 'refresh_token',
         scope: info.scopes.join(' '),
-        ...(info.userId ? { sub: info.userId, username: info.username ?? undefined } : {}),
+        ...(info.userId ? { sub: info.userId, username: await this.username(info.userId) } : {}),
         iat: Math.floor(info.issuedAt.getTime() / 1000),
         ...(info.expiresAt ? { exp: Math.floor(info.expiresAt.getTime() / 1000) } : {}),
       };
@@ -106,13 +114,14 @@ export class ProtocolService {
     return info;
   }
 
-  userinfo(info: AccessTokenInfo): Record<string, unknown> {
+  async userinfo(info: AccessTokenInfo): Promise<Record<string, unknown>> {
     if (!info.userId) throw invalidToken(msg('oauth.appTokenNotPerson'));
     if (!info.scopes.includes('openid')) throw insufficientScope('openid');
+    const person = grantsUsername(info.scopes) || grantsEmail(info.scopes) ? await this.queries.execute(new PersonProfileQuery(info.userId)) : null;
     return {
       sub: info.userId,
-      ...(grantsUsername(info.scopes) ? { preferred_username: info.username, name: info.username } : {}),
-      ...(grantsEmail(info.scopes) ? { email: info.email, email_verified: info.emailVerified } : {}),
+      ...(person && grantsUsername(info.scopes) ? { preferred_username: person.username, name: person.username } : {}),
+      ...(person && grantsEmail(info.scopes) ? { email: person.email, email_verified: person.emailVerified } : {}),
     };
   }
 

@@ -11,9 +11,6 @@ export interface AccessTokenInfo {
   clientRowId: string;
   clientId: string;
   userId: string | null;
-  username: string | null;
-  email: string | null;
-  emailVerified: boolean;
   grantId: string | null;
   scopes: string[];
   issuedAt: Date;
@@ -25,7 +22,6 @@ export interface RefreshTokenInfo {
   clientRowId: string;
   clientId: string;
   userId: string | null;
-  username: string | null;
   scopes: string[];
   issuedAt: Date;
   expiresAt: Date | null;
@@ -52,9 +48,6 @@ interface AccessRow {
   client_row: string;
   client_id: string;
   user_id: string | null;
-  username: string | null;
-  email: string | null;
-  email_verified: boolean | null;
   grant_id: string | null;
   scopes: string[];
   created_at: Date;
@@ -64,12 +57,12 @@ interface AccessRow {
   code_id: string | null;
 }
 
-// A person who asked to erase their account is no longer represented by any app, even before
-// the erasure job revokes the tokens (docs/data-rights.md).
-const SELECT = `select t.id, c.id as client_row, c.client_id, t.user_id, u.username, u.email, u.email_verified, t.grant_id, t.scopes,
+// The token and its client only: who the person is comes from users when an answer needs it. A
+// person who asks to erase their account has every grant and token revoked at that moment
+// (AppGrantsErasureHandler), so no app represents them from then on (docs/data-rights.md).
+const SELECT = `select t.id, c.id as client_row, c.client_id, t.user_id, t.grant_id, t.scopes,
   t.created_at, t.access_expires_at, t.refresh_expires_at, t.family_id, t.code_id
-  from oauth_tokens t join oauth_clients c on c.id = t.client_id and c.active left join users u on u.id = t.user_id and u.erasure_requested_at is null`;
-const PERSON_PRESENT = '(t.user_id is null or u.id is not null)';
+  from oauth_tokens t join oauth_clients c on c.id = t.client_id and c.active`;
 
 /**
  * Issued tokens, by SHA-256 hash. Every check the endpoints rely on is one SQL statement, so
@@ -128,10 +121,9 @@ export class TokenStore {
   /** A live access token (not expired, not revoked, client active), or null. */
   async findAccess(token: string): Promise<AccessTokenInfo | null> {
     if (!token.startsWith(ACCESS_TOKEN_PREFIX) || token.length > 200) return null;
-    const rows = await this.db.execute<AccessRow[]>(
-      `${SELECT} where t.access_token_hash = ? and t.revoked_at is null and t.access_expires_at > now() and ${PERSON_PRESENT}`,
-      [sha256(token)],
-    );
+    const rows = await this.db.execute<AccessRow[]>(`${SELECT} where t.access_token_hash = ? and t.revoked_at is null and t.access_expires_at > now()`, [
+      sha256(token),
+    ]);
     const row = rows[0];
     if (!row) return null;
     return {
@@ -139,9 +131,6 @@ export class TokenStore {
       clientRowId: row.client_row,
       clientId: row.client_id,
       userId: row.user_id,
-      username: row.username,
-      email: row.email,
-      emailVerified: !!row.email_verified,
       grantId: row.grant_id,
       scopes: row.scopes,
       issuedAt: new Date(row.created_at),
@@ -153,7 +142,7 @@ export class TokenStore {
   async findRefresh(token: string): Promise<RefreshTokenInfo | null> {
     if (!token.startsWith(REFRESH_TOKEN_PREFIX) || token.length > 200) return null;
     const rows = await this.db.execute<AccessRow[]>(
-      `${SELECT} where t.refresh_token_hash = ? and t.revoked_at is null and t.refresh_used_at is null and t.refresh_expires_at > now() and ${PERSON_PRESENT}`,
+      `${SELECT} where t.refresh_token_hash = ? and t.revoked_at is null and t.refresh_used_at is null and t.refresh_expires_at > now()`,
       [sha256(token)],
     );
     const row = rows[0];
@@ -163,7 +152,6 @@ export class TokenStore {
       clientRowId: row.client_row,
       clientId: row.client_id,
       userId: row.user_id,
-      username: row.username,
       scopes: row.scopes,
       issuedAt: new Date(row.created_at),
       expiresAt: row.refresh_expires_at ? new Date(row.refresh_expires_at) : null,

@@ -9,6 +9,8 @@ import {
   GrantRevokedEvent,
   RefreshReuseDetectedEvent,
 } from '../../oauth-server/public/events.js';
+import { MembershipStartedEvent } from '../../billing/public/events.js';
+import { ConnectionNeedsReconnectEvent } from '../../external-services/public/events.js';
 import { AuditService } from '../audit.service.js';
 
 type Recorded =
@@ -21,7 +23,9 @@ type Recorded =
   | RefreshReuseDetectedEvent
   | DataExportRequestedEvent
   | ErasureRequestedEvent
-  | AccountErasedEvent;
+  | AccountErasedEvent
+  | ConnectionNeedsReconnectEvent
+  | MembershipStartedEvent;
 
 /** The same id every time for one account, so a retried erasure records 'account.erased' once. */
 function erasedRecordId(userId: string): string {
@@ -45,6 +49,8 @@ function erasedRecordId(userId: string): string {
   DataExportRequestedEvent,
   ErasureRequestedEvent,
   AccountErasedEvent,
+  ConnectionNeedsReconnectEvent,
+  MembershipStartedEvent,
 )
 export class SecurityEventsAuditor implements IEventHandler<Recorded> {
   constructor(private readonly audit: AuditService) {}
@@ -100,6 +106,30 @@ export class SecurityEventsAuditor implements IEventHandler<Recorded> {
     }
     if (event instanceof DataExportRequestedEvent) {
       return this.audit.record({ action: 'account.data_export_requested', target: { type: 'data_export', id: event.exportId } });
+    }
+    // Durable events, delivered at least once by a worker (no request): the event's own id keeps one record.
+    if (event instanceof ConnectionNeedsReconnectEvent) {
+      return this.audit.record({
+        id: event.eventId,
+        action: 'connection.needs_reconnect',
+        // Noticed by the system (the provider refused the refresh), not done by the person.
+        actor: { id: null, label: null },
+        target: { type: 'service_connection', id: event.connectionId },
+        ip: null,
+        userAgent: null,
+        details: { service: event.serviceName },
+      });
+    }
+    if (event instanceof MembershipStartedEvent) {
+      return this.audit.record({
+        id: event.eventId,
+        action: 'billing.membership_started',
+        actor: { id: event.userId, label: null },
+        target: { type: 'membership', id: event.membershipId },
+        ip: null,
+        userAgent: null,
+        details: { edition: event.edition, member_number: event.memberNumber },
+      });
     }
     if (event instanceof ErasureRequestedEvent) {
       return this.audit.record({ action: 'account.erasure_requested', target: { type: 'user', id: event.userId } });

@@ -19,7 +19,7 @@ export class SessionPersonHandler implements IQueryHandler<SessionPersonQuery> {
   constructor(private readonly sessions: SessionService) {}
 
   async execute({ token }: SessionPersonQuery): Promise<{ userId: string; email: string } | null> {
-    const session = await this.sessions.authenticate(token);
-    return session ? { userId: session.user.id, email: session.user.email } : null;
+    const live = await this.sessions.authenticatePerson(token);
+    return live ? { userId: live.person.id, email: live.person.email } : null;
   }
 }

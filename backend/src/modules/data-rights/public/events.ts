@@ -50,6 +50,8 @@ export class ErasingAccountEvent {
   constructor(
     readonly userId: string,
     readonly email: string,
+    /** When the person asked: a module that already acted then reports what it did since. */
+    readonly requestedAt: Date,
   ) {}
 }
 
