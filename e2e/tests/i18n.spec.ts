@@ -130,4 +130,37 @@ test.describe('every language', () => {
     await expect(htmlLang(page)).toHaveAttribute('lang', 'en');
     expect(await page.evaluate(() => localStorage.getItem('appLanguage'))).toBeNull();
   });
+
+  test('the audit log names what the outbox delivered (a connection to reconnect, a new member) in the language on screen', async ({ page }) => {
+    await withDb(async (db) => {
+      await db.query(
+        `insert into audit_events (id, at, action, actor_id, actor_label, target_type, target_id, ip, details) values
+          (gen_random_uuid(), now(), 'connection.needs_reconnect', null, null, 'service_connection', gen_random_uuid()::text, null, '{"service":"notion"}'),
+          (gen_random_uuid(), now(), 'billing.membership_started', null, null, 'membership', gen_random_uuid()::text, null, '{"edition":"founder","member_number":7}')`,
+      );
+    });
+    await signIn(page, await seedSession('admin'));
+    const labels = {
+      es: ['Conexión pendiente de volver a conectar', 'Nuevo miembro (edición de por vida)'],
+      en: ['Connection needs reconnecting', 'New member (lifetime edition)'],
+    };
+    for (const [language, country] of [
+      ['es', null],
+      ['en', 'GB'],
+    ] as const) {
+      for (const width of [1280, 360]) {
+        if (country) await page.addInitScript((code) => localStorage.setItem('appLanguage', code), country);
+        await page.setViewportSize({ width, height: 900 });
+        await page.goto('/');
+        await page.getByTestId('admin-gear').click();
+        await page.getByTestId('admin-nav-salud').click();
+        await page.getByTestId('system-health-tab-audit').click();
+        const reconnect = page.locator('[data-testid="audit-row"][data-action="connection.needs_reconnect"]').first();
+        const member = page.locator('[data-testid="audit-row"][data-action="billing.membership_started"]').first();
+        await expect(reconnect.getByTestId('audit-action')).toHaveText(labels[language][0]);
+        await expect(member.getByTestId('audit-action')).toHaveText(labels[language][1]);
+        await page.screenshot({ path: path.join(SHOTS_DIR, `audit-durable-${language}-${width}.png`) });
+      }
+    }
+  });
 });
