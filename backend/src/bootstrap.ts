@@ -133,6 +133,9 @@ export async function createWebApp(runtime: Runtime, role: Exclude<ProcessRole, 
       prefix: '/',
       index: false,
       decorateReply: false,
+      // The frontend build writes .br and .gz copies of its assets (frontend/scripts/compress-assets.mjs):
+      // the smallest the browser accepts is sent as is, with Content-Encoding and Vary.
+      preCompressed: true,
       // @fastify/static 10 passes the Fastify reply here. Hashed build assets never change.
       setHeaders: (reply: { header(name: string, value: string): unknown }, filePath: string) => {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable');

@@ -60,6 +60,25 @@ describe('HTTP foundation (real PostgreSQL + Redis)', () => {
     expect(await response.text()).toContain('life');
   });
 
+  it('sends the precompressed copy of an asset the browser can decode (Brotli, else gzip, else as is)', async () => {
+    const plain = await t.fetch('/assets/big-def456.js', { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    const original = await plain.text();
+    expect(original).toContain('palabra-399');
+    for (const [accepted, sent] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+    ] as const) {
+      const response = await t.fetch('/assets/big-def456.js', { headers: { 'accept-encoding': accepted } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-encoding')).toBe(sent);
+      expect(response.headers.get('vary')).toContain('accept-encoding');
+      expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      // fetch decodes it: the same file arrives.
+      expect(await response.text()).toBe(original);
+    }
+  });
+
   it('answers a non-browser request for an unknown page with 404 JSON', async () => {
     const response = await t.fetch('/no-such-page', { headers: { accept: 'application/json' } });
     expect(response.status).toBe(404);

@@ -1,6 +1,7 @@
 import type autocannon from 'autocannon';
 import type pg from 'pg';
 import { refreshScenario, servicesAllScenario } from './connections.scenarios.js';
+import { landingScenario } from './landing.scenarios.js';
 import { OAUTH_GROUP, oauthScenarios } from './oauth.scenarios.js';
 
 /**
@@ -170,4 +171,5 @@ export const scenarios: AnyScenario[] = [
   defineScenario(servicesAllScenario),
   defineScenario(refreshScenario),
   ...oauthScenarios.map((scenario) => defineScenario({ ...scenario, group: OAUTH_GROUP })),
+  defineScenario(landingScenario),
 ];

@@ -6,6 +6,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Redis } from 'ioredis';
 import { createWebApp, prepareRuntime, type Runtime } from '../../src/bootstrap.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -26,6 +27,11 @@ export function fakeStaticDir(): string {
   writeFileSync(path.join(dir, 'index.html'), '<!doctype html><html><body><div id="root">life-spa</div></body></html>');
   mkdirSync(path.join(dir, 'assets'));
   writeFileSync(path.join(dir, 'assets', 'app-abc123.js'), 'console.log("life");');
+  // A build's asset with the Brotli and gzip copies frontend/scripts/compress-assets.mjs writes.
+  const big = `export const words = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => `palabra-${i}`))};\n`;
+  writeFileSync(path.join(dir, 'assets', 'big-def456.js'), big);
+  writeFileSync(path.join(dir, 'assets', 'big-def456.js.br'), brotliCompressSync(big));
+  writeFileSync(path.join(dir, 'assets', 'big-def456.js.gz'), gzipSync(big));
   return dir;
 }
 
