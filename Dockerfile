@@ -61,6 +61,12 @@ COPY --from=build /app/libs/contracts/dist libs/contracts/dist
 COPY --from=build /app/backend/dist backend/dist
 COPY --from=build /app/frontend/dist frontend/dist
 
+# V8's heap, sized for the web process (docs/operations.md, "Memory"): without these V8 lets
+# garbage grow to several hundred MB under load. Always both flags: a small old space alone makes
+# V8 collect all the time. The worker (same image) can be given its own, e.g.
+# NODE_OPTIONS="--max-semi-space-size=4 --max-old-space-size=160"; setting NODE_OPTIONS replaces these (set
+# after `npm ci`, which keeps Node's defaults).
+ENV NODE_OPTIONS="--max-semi-space-size=8 --max-old-space-size=192"
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \

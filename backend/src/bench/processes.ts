@@ -106,6 +106,33 @@ export async function waitForHttp200(url: string, child: ManagedChild, timeoutMs
   );
 }
 
+/** Polls the app's /api/health until it counts at least `count` workers (their heartbeats), or `worker` dies. */
+export async function waitForWorkers(appUrl: string, worker: ManagedChild, count: number, timeoutMs: number): Promise<void> {
+  let last = 'no answer yet';
+  await pollUntil(
+    async () => {
+      try {
+        const response = await fetch(`${appUrl}/api/health`, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(2_000) });
+        const body = (await response.json()) as { info?: { workers?: { count?: number } } };
+        const seen = body.info?.workers?.count ?? 0;
+        last = `${seen} worker(s) counted`;
+        return seen >= count;
+      } catch (error) {
+        last = error instanceof Error ? error.message : String(error);
+        return false;
+      }
+    },
+    `${count} worker(s) to report a heartbeat`,
+    {
+      timeoutMs,
+      intervalMs: 250,
+      failIf: () =>
+        worker.exited() && `${worker.name} exited (code ${worker.process.exitCode ?? worker.process.signalCode}) before it was ready\n${worker.tail()}`,
+      detail: () => `last: ${last}\n${worker.tail()}`,
+    },
+  );
+}
+
 export interface MemoryStats {
   /** Peak resident set size (VmHWM), bytes. */
   peakRss: number;

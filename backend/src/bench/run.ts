@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { freePort } from '@life/test-support';
 import { runLoad, type LoadResult } from './load.js';
-import { firstMessage, memoryOf, startNodeChild, stopChild, waitForHttp200, type ManagedChild } from './processes.js';
+import { firstMessage, memoryOf, startNodeChild, stopChild, waitForHttp200, waitForWorkers, type ManagedChild } from './processes.js';
 import {
   BASELINE,
   scenarios,
@@ -36,6 +36,13 @@ const BASELINE_JS = path.resolve(here, 'baseline-server.js');
 const OIDC_REFERENCE_JS = path.resolve(here, 'oidc-reference-server.js');
 const DEFAULT_ADMIN_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
 const APP_START_TIMEOUT_MS = 60_000;
+/**
+ * The V8 heap flags production runs with (root package.json's start scripts, the Dockerfile),
+ * so the bench measures what is deployed; BENCH_WEB_NODE_OPTIONS / BENCH_WORKER_NODE_OPTIONS
+ * replace them (an empty value runs Node's defaults, to compare). See docs/operations.md.
+ */
+const WEB_NODE_OPTIONS = '--max-semi-space-size=8 --max-old-space-size=192';
+const WORKER_NODE_OPTIONS = '--max-semi-space-size=4 --max-old-space-size=160';
 const SCENARIO_SLACK_MS = 30_000;
 const CLEANUP_TIMEOUT_MS = 30_000;
 
@@ -59,7 +66,11 @@ Environment:
   BENCH_DATABASE_ADMIN_URL  server where the throw-away database is created
                             (default ${DEFAULT_ADMIN_URL})
   REDIS_URL                 Redis for the app (default redis://127.0.0.1:6379)
-  BENCH_LOG_LEVEL           the app's LOG_LEVEL during the run (default warn)`;
+  BENCH_LOG_LEVEL           the app's LOG_LEVEL during the run (default warn)
+  BENCH_WEB_NODE_OPTIONS    NODE_OPTIONS of the web process
+                            (default "${WEB_NODE_OPTIONS}", as npm run start:web)
+  BENCH_WORKER_NODE_OPTIONS NODE_OPTIONS of the worker process
+                            (default "${WORKER_NODE_OPTIONS}", as npm run start:worker)`;
 
 interface Row {
   name: string;
@@ -396,7 +407,10 @@ async function main(): Promise<number> {
       OAUTH_CLIENT_AUTH_FAILURES_PER_15MIN: '1000000',
       OAUTH_PROXY_RATE_LIMIT_PER_MINUTE: '1000000',
     };
-    const app = startNodeChild('app', MAIN_JS, ['--web-only'], appEnv);
+    const webNodeOptions = process.env.BENCH_WEB_NODE_OPTIONS ?? WEB_NODE_OPTIONS;
+    const workerNodeOptions = process.env.BENCH_WORKER_NODE_OPTIONS ?? WORKER_NODE_OPTIONS;
+    log(`web NODE_OPTIONS="${webNodeOptions}", worker NODE_OPTIONS="${workerNodeOptions}"`);
+    const app = startNodeChild('app', MAIN_JS, ['--web-only'], { ...appEnv, NODE_OPTIONS: webNodeOptions });
     cleanup.add('stop app', () => stopChild(app));
     const appStarted = Date.now();
     await waitForHttp200(`${appUrl}/api/health`, app, APP_START_TIMEOUT_MS);
@@ -405,11 +419,14 @@ async function main(): Promise<number> {
 
     // A separate worker process, as in production (web and workers apart): its queues, sweepers
     // and heartbeats run during every scenario, and its peak RSS is reported with the web's.
-    const worker = startNodeChild('worker', WORKER_JS, [], appEnv);
+    const worker = startNodeChild('worker', WORKER_JS, [], { ...appEnv, NODE_OPTIONS: workerNodeOptions });
     cleanup.add('stop worker', () => stopChild(worker));
-    await waitForHttp200(`${appUrl}/api/health`, app, APP_START_TIMEOUT_MS);
+    const workerStarted = Date.now();
+    // Ready once its first heartbeat is in Redis (written when it has bootstrapped), which
+    // /api/health counts: its RSS then is the worker's real startup footprint.
+    await waitForWorkers(appUrl, worker, 1, APP_START_TIMEOUT_MS);
     workerStartupRss = memoryOf(worker.process.pid)?.rss;
-    log(`worker started (pid ${worker.process.pid}, RSS ${fmt.mb(workerStartupRss)})`);
+    log(`worker ready in ${((Date.now() - workerStarted) / 1000).toFixed(1)} s (pid ${worker.process.pid}, RSS ${fmt.mb(workerStartupRss)})`);
 
     const baseline = startNodeChild('baseline', BASELINE_JS, [], { ...process.env }, { ipc: true });
     cleanup.add('stop baseline', () => stopChild(baseline));
@@ -490,7 +507,7 @@ async function main(): Promise<number> {
   if (cli.json) {
     writeFileSync(
       cli.json,
-      `${JSON.stringify({ date: new Date().toISOString(), machine, options, appPeakRssBytes: appPeakRss, appStartupRssBytes: startupRss, rows }, null, 2)}\n`,
+      `${JSON.stringify({ date: new Date().toISOString(), machine, options, appPeakRssBytes: appPeakRss, appStartupRssBytes: startupRss, workerPeakRssBytes: workerPeakRss, workerStartupRssBytes: workerStartupRss, rows }, null, 2)}\n`,
     );
     log(`wrote ${cli.json}`);
   }
