@@ -6,7 +6,6 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { INestApplicationContext } from '@nestjs/common';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
@@ -14,6 +13,7 @@ import { ConfigError, loadConfig, type AppConfig } from './config/config.js';
 import { type KeyRing, KeyRingError, loadKeyRing } from './core/crypto/key-ring.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './core/database/embedded-postgres.js';
 import { requestIdFor } from './core/http/request-id.js';
+import { securityHeaders } from './core/http/security-headers.js';
 import { isNegotiatedPage, pathOf, wantsHtml, SpaIndex } from './core/http/spa.js';
 import type { ProcessRole } from './core/queue/process-role.js';
 import { startQueueWorkers } from './core/queue/worker-options.js';
@@ -74,29 +74,8 @@ export async function createWebApp(runtime: Runtime, role: Exclude<ProcessRole, 
   const fastify = app.getHttpAdapter().getInstance();
   const spa = app.get(SpaIndex);
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      useDefaults: true,
-      directives: {
-        'default-src': ["'self'"],
-        'script-src': ["'self'"],
-        'style-src': ["'self'", "'unsafe-inline'"],
-        'img-src': ["'self'", 'data:'],
-        'connect-src': ["'self'"],
-        'font-src': ["'self'", 'data:'],
-        'object-src': ["'none'"],
-        'base-uri': ["'self'"],
-        'form-action': ["'self'"],
-        // Nobody frames us; the consent page alone may be framed by ourselves (see below).
-        'frame-ancestors': ["'none'"],
-        'frame-src': ["'self'"],
-        'upgrade-insecure-requests': config.appUrl.startsWith('https://') ? [] : null,
-      },
-    },
-    strictTransportSecurity: config.appUrl.startsWith('https://') ? { maxAge: 31536000, includeSubDomains: true } : false,
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    frameguard: { action: 'deny' },
-  });
+  // Security headers (CSP, HSTS on https, referrer policy, frame options), computed once at start.
+  const security = securityHeaders(config.appUrl);
 
   // CORS only for configured origins (third-party SPAs calling /oauth/token, /api/v1...): the
   // app itself is same-origin and needs none. No credentials: our APIs use bearer tokens.
@@ -109,20 +88,19 @@ export async function createWebApp(runtime: Runtime, role: Exclude<ProcessRole, 
     maxAge: 600,
   });
 
-  // Pages that are also API calls: a browser navigation gets the SPA, fetch() gets JSON.
-  fastify.addHook('onRequest', async (request, reply) => {
+  // Every answer: its request id and the security headers. Pages that are also API calls: a
+  // browser navigation gets the SPA, fetch() gets JSON. Synchronous: nothing here waits.
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.headers(security.default);
     void reply.header('x-request-id', request.id);
     const pathname = pathOf(request.url);
     if (isNegotiatedPage(pathname) && wantsHtml(request)) {
       // The admin panel's Autorizar shows the consent page in a dialog: only this page, only to us.
-      if (pathname === '/oauth/authorize') {
-        const csp = reply.getHeader('content-security-policy');
-        if (typeof csp === 'string') void reply.header('content-security-policy', csp.replace("frame-ancestors 'none'", "frame-ancestors 'self'"));
-        void reply.header('x-frame-options', 'SAMEORIGIN');
-      }
-      return spa.send(reply);
+      if (pathname === '/oauth/authorize') void reply.headers(security.framedBySelf);
+      spa.send(reply);
+      return;
     }
-    return undefined;
+    done();
   });
 
   await app.register(cookie);
