@@ -267,7 +267,14 @@ function referenceNotes(rows: Row[]): string[] {
 function renderTable(rows: Row[]): string {
   const baseline = rows.find((row) => row.name === BASELINE)?.throughput;
   // A "vs <reference>" column only when some row has a measured reference (e.g. oidc-provider).
-  const referenceTargets = [...new Set(rows.flatMap((row) => referenceOf(row, rows)?.target ?? []))];
+  const referenceTargets = [
+    ...new Set(
+      rows.flatMap((row) => {
+        const reference = referenceOf(row, rows);
+        return reference ? [reference.target === 'custom' ? reference.name : reference.target] : [];
+      }),
+    ),
+  ];
   const referenceTitle = referenceTargets.length === 1 ? `vs ${referenceTargets[0]}` : referenceTargets.length > 1 ? 'vs reference' : undefined;
   const header = [
     'scenario',
@@ -478,6 +485,11 @@ async function main(): Promise<number> {
           failure: message.split('\n')[0]!,
         });
       }
+    }
+    // A reference scenario may name the row it is the reference of (e.g. proxy-node for oauth-proxy).
+    for (const scenario of selected as (AnyScenario & { referenceFor?: string })[]) {
+      const compared = scenario.referenceFor ? rows.find((row) => row.name === scenario.referenceFor) : undefined;
+      if (compared && !compared.reference) compared.reference = scenario.name;
     }
     appPeakRss = memoryOf(app.process.pid)?.peakRss;
     workerPeakRss = memoryOf(worker.process.pid)?.peakRss;

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { refreshScenario, servicesAllScenario } from './connections.scenarios.js';
 import { landingScenario } from './landing.scenarios.js';
 import { OAUTH_GROUP, oauthScenarios } from './oauth.scenarios.js';
+import { proxyReferenceScenario } from './proxy-reference.scenarios.js';
 
 /**
  * The benchmark registry. `npm run bench` runs every scenario below (or the ones
@@ -171,5 +172,6 @@ export const scenarios: AnyScenario[] = [
   defineScenario(servicesAllScenario),
   defineScenario(refreshScenario),
   ...oauthScenarios.map((scenario) => defineScenario({ ...scenario, group: OAUTH_GROUP })),
+  defineScenario({ ...proxyReferenceScenario, group: OAUTH_GROUP }),
   defineScenario(landingScenario),
 ];

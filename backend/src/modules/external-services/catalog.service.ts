@@ -51,10 +51,30 @@ export function toServiceDto(service: ServiceFields, connection?: Pick<Connectio
 
 const jsonb = (value: Record<string, string> | string) => (typeof value === 'string' ? (JSON.parse(value) as Record<string, string>) : value);
 
+/** What calling a service's API needs from its catalog row (the proxy, TokenAccess): plain, read-only. */
+export interface ServiceApiTarget {
+  readonly id: string;
+  readonly serviceName: string;
+  readonly baseUrl: string | null;
+  readonly apiAuthScheme: string;
+  readonly extraHeaders: Readonly<Record<string, string>>;
+  readonly apiKeyHeader: string | null;
+  readonly apiKeyEncrypted: string | null;
+}
+
+/**
+ * How long a process keeps a catalog row for API calls. The process where an admin saves a
+ * service drops its copy at once; the others see the change within this time (the same bound
+ * as the authorization server's revocations).
+ */
+export const API_TARGET_CACHE_MS = 1000;
+
 /** The service catalog: seeded once, admin-editable, listed with each person's connection state. */
 @Injectable()
 export class CatalogService implements OnApplicationBootstrap {
   private readonly logger = new Logger('Catalog');
+  /** serviceName → the row for API calls (or null: no such service) and when it was read; one read in flight per name. */
+  private readonly apiTargets = new Map<string, { at: number; row: Promise<ServiceApiTarget | null> }>();
 
   constructor(
     private readonly em: EntityManager,
@@ -71,6 +91,49 @@ export class CatalogService implements OnApplicationBootstrap {
       this.logger.log(`Created catalog entry ${defaults.serviceName}`);
     }
     await this.em.flush().catch(() => undefined); // Another process may have created them at the same moment.
+    this.apiTargets.clear();
+  }
+
+  /**
+   * The catalog row an API call needs, from a per-process copy at most API_TARGET_CACHE_MS old
+   * (the proxy asks for it on every request); concurrent callers share one read.
+   */
+  async apiTarget(name: string): Promise<ServiceApiTarget> {
+    const now = Date.now();
+    let entry = this.apiTargets.get(name);
+    if (!entry || now - entry.at >= API_TARGET_CACHE_MS) {
+      const row = this.readApiTarget(name);
+      entry = { at: now, row };
+      this.apiTargets.set(name, entry);
+      // A failed read is not kept: the next call tries again.
+      row.catch(() => {
+        if (this.apiTargets.get(name) === entry) this.apiTargets.delete(name);
+      });
+      // Bounded: names come from URLs, so unknown ones must not pile up.
+      if (this.apiTargets.size > 1000) this.apiTargets.delete(this.apiTargets.keys().next().value!);
+    }
+    const service = await entry.row;
+    if (!service) throw new ServicesError(ServicesErrorCode.UnknownService, msg('services.unknownService', { service: name }));
+    return service;
+  }
+
+  private async readApiTarget(name: string): Promise<ServiceApiTarget | null> {
+    const row = await this.em
+      .getKysely<ExternalServicesDb>()
+      .selectFrom('external_services')
+      .select(['id', 'service_name', 'base_url', 'api_auth_scheme', 'extra_headers', 'api_key_header', 'api_key_encrypted'])
+      .where('service_name', '=', name)
+      .executeTakeFirst();
+    if (!row) return null;
+    return Object.freeze({
+      id: row.id,
+      serviceName: row.service_name,
+      baseUrl: row.base_url ?? null,
+      apiAuthScheme: row.api_auth_scheme,
+      extraHeaders: Object.freeze(jsonb(row.extra_headers)),
+      apiKeyHeader: row.api_key_header ?? null,
+      apiKeyEncrypted: row.api_key_encrypted ?? null,
+    });
   }
 
   /**
@@ -201,6 +264,8 @@ export class CatalogService implements OnApplicationBootstrap {
       service.apiKeyEncrypted = input.api_key ? this.vault.seal(TABLE, service.id, 'api_key', input.api_key) : null;
     }
     await this.em.flush();
+    // This process sees the change at once; the others within API_TARGET_CACHE_MS.
+    this.apiTargets.clear();
     return toServiceDto(service);
   }
 }

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { CreateRequestContext } from '@mikro-orm/decorators/legacy';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { CatalogService } from './catalog.service.js';
 import { CONNECTIONS_TABLE } from './connections.service.js';
-import { Connection } from './entities/connection.entity.js';
+import type { Connection } from './entities/connection.entity.js';
+import type { ExternalServicesDb } from './entities/index.js';
 import { ServicesError, ServicesErrorCode } from './external-services.errors.js';
 import { TokenRefreshService } from './token-refresh.service.js';
 import type { UsableToken } from './public/queries.js';
@@ -12,10 +12,16 @@ import { msg } from '../../core/i18n/messages.js';
 
 export type { UsableToken } from './public/queries.js';
 
+/** The columns of a person's connection a provider call needs, as a plain row. */
+type ConnectionRow = Pick<Connection, 'id' | 'status' | 'accessTokenEncrypted' | 'refreshTokenEncrypted' | 'expiresAt' | 'lastRefreshAt' | 'createdAt'>;
+
 /**
  * A connection's access token for calling the provider's API on the person's behalf
  * (the authorization server's proxy uses it). Refreshes first when the token is within the
  * refresh margin, through the same lock as the workers, so a read never races a worker.
+ *
+ * On the proxy's hot path: the catalog row comes from CatalogService's short-lived per-process
+ * copy and the connection from one plain query (no entity, no request context).
  */
 @Injectable()
 export class TokenAccess {
@@ -26,13 +32,30 @@ export class TokenAccess {
     private readonly vault: TokenVault,
   ) {}
 
-  private load(userId: string, serviceId: string): Promise<Connection | null> {
-    return this.em.fork().findOne(Connection, { user: userId, service: serviceId });
+  private async load(userId: string, serviceId: string): Promise<ConnectionRow | undefined> {
+    const row = await this.em
+      .getKysely<ExternalServicesDb>()
+      .selectFrom('service_connections')
+      .select(['id', 'status', 'access_token_encrypted', 'refresh_token_encrypted', 'expires_at', 'last_refresh_at', 'created_at'])
+      .where('user_id', '=', userId)
+      .where('service_id', '=', serviceId)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    // Timestamps arrive as ISO strings (MikroORM's pg type parsers), whatever the inferred type says.
+    const date = (value: Date | string | null | undefined) => (value ? new Date(value) : null);
+    return {
+      id: row.id,
+      status: row.status,
+      accessTokenEncrypted: row.access_token_encrypted,
+      refreshTokenEncrypted: row.refresh_token_encrypted,
+      expiresAt: date(row.expires_at),
+      lastRefreshAt: date(row.last_refresh_at),
+      createdAt: new Date(row.created_at),
+    };
   }
 
-  @CreateRequestContext()
   async accessTokenFor(userId: string, serviceName: string): Promise<UsableToken> {
-    const service = await this.catalog.byName(serviceName);
+    const service = await this.catalog.apiTarget(serviceName);
     let connection = await this.load(userId, service.id);
     if (!connection) throw new ServicesError(ServicesErrorCode.NotConnected, msg('services.notConnected'));
     if (connection.status === 'connected' && connection.refreshTokenEncrypted && this.refresher.dueForExpiry(connection)) {

@@ -8,7 +8,7 @@ export class ServiceApiBaseHandler implements IQueryHandler<ServiceApiBaseQuery>
   constructor(private readonly catalog: CatalogService) {}
 
   async execute({ serviceName }: ServiceApiBaseQuery): Promise<string | null> {
-    return (await this.catalog.byName(serviceName)).baseUrl ?? null;
+    return (await this.catalog.apiTarget(serviceName)).baseUrl;
   }
 }
 
