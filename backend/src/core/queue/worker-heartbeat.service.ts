@@ -10,6 +10,13 @@ const TTL_SECONDS = 30;
 /** Where worker processes announce themselves: one key per process, `${prefix}:workers:${host}:${pid}`. */
 export const workersKeyPrefix = (queuePrefix: string) => `${queuePrefix}:workers:`;
 
+/**
+ * The same workers in one sorted set, `${prefix}:workers`: member `${host}:${pid}`, score the time
+ * (ms) its heartbeat key expires. Counting the live ones is one ZCOUNT, whatever else Redis holds
+ * (the health check does it on every probe); a worker that died is dropped by the next beat of any.
+ */
+export const workersIndexKey = (queuePrefix: string) => `${queuePrefix}:workers`;
+
 /** The value of a heartbeat key. */
 export interface WorkerBeat {
   pid: number;
@@ -24,21 +31,26 @@ export class WorkerHeartbeatService implements OnApplicationBootstrap, BeforeApp
   private readonly logger = new Logger('Worker');
   private timer: NodeJS.Timeout | undefined;
   readonly key: string;
+  private readonly id: string;
+  private readonly index: string;
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.key = `${workersKeyPrefix(config.queuePrefix)}${hostname()}:${process.pid}`;
+    this.id = `${hostname()}:${process.pid}`;
+    this.key = `${workersKeyPrefix(config.queuePrefix)}${this.id}`;
+    this.index = workersIndexKey(config.queuePrefix);
   }
 
   async beat(): Promise<void> {
-    await this.redis.set(
-      this.key,
-      JSON.stringify({ pid: process.pid, host: hostname(), at: new Date().toISOString() } satisfies WorkerBeat),
-      'EX',
-      TTL_SECONDS,
-    );
+    const now = Date.now();
+    await this.redis
+      .multi()
+      .set(this.key, JSON.stringify({ pid: process.pid, host: hostname(), at: new Date(now).toISOString() } satisfies WorkerBeat), 'EX', TTL_SECONDS)
+      .zadd(this.index, now + TTL_SECONDS * 1000, this.id)
+      .zremrangebyscore(this.index, '-inf', now)
+      .exec();
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -53,6 +65,11 @@ export class WorkerHeartbeatService implements OnApplicationBootstrap, BeforeApp
   /** Before the shared Redis client closes (that happens in onApplicationShutdown). */
   async beforeApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    await this.redis.del(this.key).catch(() => undefined);
+    await this.redis
+      .multi()
+      .del(this.key)
+      .zrem(this.index, this.id)
+      .exec()
+      .catch(() => undefined);
   }
 }

@@ -7,8 +7,18 @@ import { Contract } from '../../core/http/contract.js';
 import { Public } from '../../core/http/public.decorator.js';
 import { HealthIndicators } from './health.indicators.js';
 
+type HealthResult = Awaited<ReturnType<HealthCheckService['check']>>;
+
 @Controller('api/health')
 export class HealthController {
+  /**
+   * The probe under way: requests that arrive while it runs share its answer instead of each
+   * sending its own query and commands (a load balancer's and a monitor's checks, or a burst).
+   * Every answer still comes from a probe that ended after the request arrived or was running
+   * then, each bounded by its timeout, so a dead database or Redis shows at once.
+   */
+  private inFlight: Promise<{ result: HealthResult; ok: boolean }> | undefined;
+
   constructor(
     private readonly health: HealthCheckService,
     private readonly indicators: HealthIndicators,
@@ -19,17 +29,23 @@ export class HealthController {
   @Public()
   @Contract({ summary: 'Database and Redis status (503 when one is down)', tags: ['health'], access: 'public', response: HealthSchema, errors: [503] })
   async check(@Res({ passthrough: true }) reply: FastifyReply) {
+    this.inFlight ??= this.probe().finally(() => {
+      this.inFlight = undefined;
+    });
+    const { result, ok } = await this.inFlight;
+    if (!ok) reply.status(503);
+    reply.header('cache-control', 'no-store');
+    return { ...result, version: this.config.version, uptimeSeconds: Math.round(process.uptime()) };
+  }
+
+  private async probe(): Promise<{ result: HealthResult; ok: boolean }> {
     const checks = [() => this.indicators.database(), () => this.indicators.redisPing(), () => this.indicators.workers()];
-    let result;
     try {
-      result = await this.health.check(checks);
+      return { result: await this.health.check(checks), ok: true };
     } catch (error) {
       const response = (error as { getResponse?: () => unknown }).getResponse?.();
       if (!response) throw error;
-      reply.status(503);
-      result = response as Awaited<ReturnType<HealthCheckService['check']>>;
+      return { result: response as HealthResult, ok: false };
     }
-    reply.header('cache-control', 'no-store');
-    return { ...result, version: this.config.version, uptimeSeconds: Math.round(process.uptime()) };
   }
 }

@@ -42,8 +42,7 @@ export class HealthIndicators {
   async workers() {
     const indicator = this.indicators.check('workers');
     try {
-      const keys = await within(this.heartbeats.keys(), 1000);
-      return indicator.up({ count: keys.length });
+      return indicator.up({ count: await within(this.heartbeats.count(), 1000) });
     } catch {
       return indicator.up({ count: -1 });
     }

@@ -2,12 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { WorkerHeartbeat } from '@life/contracts';
 import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
-import { workersKeyPrefix, type WorkerBeat } from '../../core/queue/worker-heartbeat.service.js';
+import { workersIndexKey, workersKeyPrefix, type WorkerBeat } from '../../core/queue/worker-heartbeat.service.js';
 import { REDIS } from '../../core/redis/redis.module.js';
 
-/** More would not help anyone reading the list; the count stays right up to here. */
+/** More would not help anyone reading the list; the count stays right beyond it. */
 const MAX_WORKERS = 500;
-const SCAN_BATCH = 1000;
 
 function parseBeat(value: string | null): Partial<WorkerBeat> {
   if (!value) return {};
@@ -20,29 +19,30 @@ function parseBeat(value: string | null): Partial<WorkerBeat> {
 }
 
 /**
- * Reads the heartbeats WorkerHeartbeatService writes. SCAN rather than KEYS: it never blocks
- * Redis, however many keys the other prefixes hold.
+ * Reads the heartbeats WorkerHeartbeatService writes: the index (a sorted set by expiry time)
+ * says which workers are live in one command, their keys say when each last beat.
  */
 @Injectable()
 export class WorkerHeartbeats {
   private readonly prefix: string;
+  private readonly index: string;
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.prefix = workersKeyPrefix(config.queuePrefix);
+    this.index = workersIndexKey(config.queuePrefix);
   }
 
-  async keys(): Promise<string[]> {
-    const found = new Set<string>();
-    let cursor = '0';
-    do {
-      const [next, batch] = await this.redis.scan(cursor, 'MATCH', `${this.prefix}*`, 'COUNT', SCAN_BATCH);
-      for (const key of batch) found.add(key);
-      cursor = next;
-    } while (cursor !== '0' && found.size < MAX_WORKERS);
-    return [...found].slice(0, MAX_WORKERS);
+  /** How many workers beat within their heartbeat's lifetime: one ZCOUNT. */
+  count(): Promise<number> {
+    return this.redis.zcount(this.index, Date.now(), '+inf');
+  }
+
+  private async keys(): Promise<string[]> {
+    const ids = await this.redis.zrangebyscore(this.index, Date.now(), '+inf', 'LIMIT', 0, MAX_WORKERS);
+    return ids.map((id) => `${this.prefix}${id}`);
   }
 
   /** The live workers, sorted by id (`host:pid`). */
@@ -56,7 +56,7 @@ export class WorkerHeartbeats {
     keys.forEach((key, index) => {
       const [valueError, value] = replies[index * 2] ?? [];
       const [, ttl] = replies[index * 2 + 1] ?? [];
-      // Expired between SCAN and GET: that worker has stopped.
+      // Expired between the index and GET: that worker has stopped.
       if (valueError || value === null || value === undefined) return;
       const id = key.slice(this.prefix.length);
       const beat = parseBeat(value as string);
