@@ -1,8 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 export interface EmbeddedPostgres {
   url: string;
@@ -31,6 +29,9 @@ async function freePort(): Promise<number> {
 export async function startEmbeddedPostgres(dataDir: string, port: number): Promise<EmbeddedPostgres> {
   const dir = path.join(dataDir, 'pglite');
   mkdirSync(dir, { recursive: true });
+  // Loaded here, not at the top: a process with DATABASE_URL (production) never needs PGlite,
+  // and importing it cost about 0.5 MB of code in every process.
+  const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite-socket')]);
   const db = await PGlite.create(dir);
   const listenPort = port === 0 ? await freePort() : port;
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: listenPort, maxConnections: 16 });

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { createTransport, type Mail } from 'nodemailer';
+import type { Mail } from 'nodemailer';
 import type { ContactSubject } from '@life/contracts';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import type { ContactMessage } from './entities/contact-message.entity.js';
@@ -52,26 +52,33 @@ export function composeContactMail(
   };
 }
 
-/** SMTP delivery with nodemailer, configured by SMTP_URL; absent without it. */
+/** SMTP delivery with nodemailer, configured by SMTP_URL; absent without it. nodemailer is loaded on the first mail. */
 @Injectable()
 export class ContactMailer implements OnApplicationShutdown {
-  private readonly transport: Mail | undefined;
+  private readonly url: string | undefined;
+  private transport: Promise<Mail> | undefined;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    const url = config.contact.smtpUrl;
-    this.transport = url ? createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }) : undefined;
+    this.url = config.contact.smtpUrl || undefined;
   }
 
   get configured(): boolean {
-    return this.transport !== undefined;
+    return this.url !== undefined;
   }
 
   async send(message: ContactMessage): Promise<void> {
-    if (!this.transport) throw new Error('SMTP_URL is not set');
-    await this.transport.sendMail(composeContactMail(message, this.config));
+    const url = this.url;
+    if (!url) throw new Error('SMTP_URL is not set');
+    this.transport ??= import('nodemailer').then(({ createTransport }) =>
+      createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }),
+    );
+    await (await this.transport).sendMail(composeContactMail(message, this.config));
   }
 
   onApplicationShutdown(): void {
-    this.transport?.close();
+    void this.transport?.then(
+      (transport) => transport.close(),
+      () => undefined,
+    );
   }
 }

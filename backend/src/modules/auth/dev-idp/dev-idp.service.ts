@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { LOGIN_PROVIDERS } from '@life/contracts';
 import { APP_CONFIG, type AppConfig } from '../../../config/config.js';
-import { startOidcServer, type OidcServer } from './oidc-server.js';
+import type { OidcServer } from './oidc-server.js';
 
 export const DEV_CLIENT_ID = 'life-dev';
 
@@ -27,13 +27,18 @@ export class DevIdpService implements OnApplicationShutdown {
   }
 
   async issuer(): Promise<string> {
-    this.server ??= startOidcServer({
-      port: this.config.devLogin.port,
-      clients: [{ client_id: DEV_CLIENT_ID, client_secret: this.clientSecret, redirect_uris: LOGIN_PROVIDERS.map((p) => this.redirectUri(p)) }],
-    }).then((server) => {
-      this.logger.warn(`Development identity provider at ${server.issuer}: providers without credentials sign in there (DEV_LOGIN).`);
-      return server;
-    });
+    // oidc-provider (and koa under it) is loaded on the first dev login only: never in production.
+    this.server ??= import('./oidc-server.js')
+      .then(({ startOidcServer }) =>
+        startOidcServer({
+          port: this.config.devLogin.port,
+          clients: [{ client_id: DEV_CLIENT_ID, client_secret: this.clientSecret, redirect_uris: LOGIN_PROVIDERS.map((p) => this.redirectUri(p)) }],
+        }),
+      )
+      .then((server) => {
+        this.logger.warn(`Development identity provider at ${server.issuer}: providers without credentials sign in there (DEV_LOGIN).`);
+        return server;
+      });
     return (await this.server).issuer;
   }
 
