@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { freePort } from '@life/test-support';
 import type { AppConfig } from '../src/config/config.js';
 import { RateLimitError } from '../src/core/rate-limit/rate-limit.errors.js';
-import { RateLimitService } from '../src/core/rate-limit/rate-limit.service.js';
+import { RateLimitService, RememberedRateLimit } from '../src/core/rate-limit/rate-limit.service.js';
 import { TEST_REDIS_URL } from './helpers/test-app.js';
 
 /** The reusable limiter on the real Redis, and what it does when Redis is away. */
@@ -82,6 +82,42 @@ describe('RateLimitService (real Redis)', () => {
     expect(await redis.get(emailKey)).toBe('1');
   });
 
+  it('leased limits: two instances together allow exactly `points` per window, counted mostly in the process', async () => {
+    const rule = { name: 'test:leased', points: 300, durationSeconds: 60 };
+    const one = service.createLeased(rule);
+    const two = new RateLimitService(redis, { queuePrefix: prefix } as AppConfig).createLeased(rule);
+    let allowed = 0;
+    let refused = 0;
+    for (let i = 0; i < 340; i++) {
+      try {
+        await (i % 2 ? one : two).consume('203.0.113.9');
+        allowed++;
+      } catch (error) {
+        expect(error).toBeInstanceOf(RateLimitError);
+        expect(Number((error as RateLimitError).headers?.['retry-after'])).toBeGreaterThan(0);
+        refused++;
+      }
+    }
+    expect([allowed, refused]).toEqual([300, 40]);
+    // Leases of 3 points (a hundredth): Redis saw one INCRBY per lease, not one per request.
+    const [key] = await redis.keys(`${prefix}:ratelimit:test:leased:lease:*`);
+    expect(Number(await redis.get(key!))).toBeLessThanOrEqual(300 + 2 * 3 + 2 * 3);
+    // Another key has its own count.
+    await one.consume('203.0.113.10');
+  });
+
+  it('a remembered limit refuses a key another instance blocked, once its "clear" answer is older than it trusts', async () => {
+    const rule = { name: 'test:remembered', points: 2, durationSeconds: 60 };
+    const here = new RememberedRateLimit(service.create(rule), 0);
+    const there = new RememberedRateLimit(new RateLimitService(redis, { queuePrefix: prefix } as AppConfig).create(rule));
+    await here.check('198.51.100.1');
+    await there.consume('198.51.100.1');
+    await there.consume('198.51.100.1');
+    // The instance that used up the points refuses at once; the other asks Redis (it trusts nothing here: 0 ms).
+    expect((await rejection(Promise.resolve().then(() => there.check('198.51.100.1')))).status).toBe(429);
+    expect((await rejection(Promise.resolve().then(() => here.check('198.51.100.1')))).status).toBe(429);
+  });
+
   it('falls back to a per-process counter while Redis does not answer: limits stay on', async () => {
     const dead = new Redis(`redis://127.0.0.1:${await freePort()}`, {
       lazyConnect: true,
@@ -94,6 +130,10 @@ describe('RateLimitService (real Redis)', () => {
     await limit.consume('x');
     await limit.consume('x');
     expect((await rejection(limit.consume('x'))).status).toBe(429);
+    const leased = new RateLimitService(dead, { queuePrefix: prefix } as AppConfig).createLeased({ name: 'test:down-leased', points: 2, durationSeconds: 60 });
+    await leased.consume('x');
+    await leased.consume('x');
+    expect((await rejection(Promise.resolve().then(() => leased.consume('x')))).status).toBe(429);
     dead.disconnect();
   });
 });

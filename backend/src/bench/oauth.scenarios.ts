@@ -26,7 +26,7 @@ const REDIRECT_URI = 'http://127.0.0.1:7777/callback';
 const GRANT_SCOPES = ['read', 'service:github'];
 const FORM = 'application/x-www-form-urlencoded';
 /** Refresh tokens seeded per second of load (warm-up + measured), far above what 2 cores reach. */
-const REFRESH_TOKENS_PER_SECOND = 4_000;
+const REFRESH_TOKENS_PER_SECOND = 10_000;
 const MIN_REFRESH_TOKENS = 20_000;
 
 const sha256Hex = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -197,7 +197,7 @@ const oidcIntrospectScenario: Scenario<IntrospectState> = {
   async setup(ctx) {
     const reference = oidcProviderOf(ctx);
     const basic = basicAuth(reference.clientId, reference.clientSecret);
-    // Issued now: its in-memory adapter is an LRU of 1,000 entries, and oidc-token filled it.
+    // Issued now, like ours (the reference's adapter is an unbounded Map: it would still be there).
     const token = await call(reference.url, '/token', form(basic, { grant_type: 'client_credentials' }));
     const body = new URLSearchParams({ token: token.access_token as string }).toString();
     const answer = await call(reference.url, '/token/introspection', { ...form(basic, {}), body });
@@ -237,6 +237,7 @@ const refreshTokenAt = (state: RefreshState, i: number) => `${state.prefix}${Str
  */
 const refreshScenario: Scenario<RefreshState> = {
   name: 'oauth-refresh',
+  reference: 'oidc-refresh',
   description: 'POST /oauth/token, refresh_token grant (client_secret_basic), a different never-used refresh token on every request: rotation + new pair',
   async setup(ctx) {
     const fixture = await oauthFixture(ctx);
@@ -299,6 +300,60 @@ const refreshScenario: Scenario<RefreshState> = {
     return [
       `${n(state.next)} distinct refresh tokens presented (warm-up included) of ${n(state.count)} seeded; ` +
         `${n(counts.spent)} spent, ${n(counts.issued)} new token pairs stored, ${n(counts.revoked)} revoked.`,
+    ];
+  },
+};
+
+interface OidcRefreshState {
+  basic: string;
+  tokens: string[];
+  next: number;
+}
+
+/**
+ * The same workload against oidc-provider with `rotateRefreshToken: true`: its refresh tokens are
+ * made inside the reference server the way its authorization_code grant makes them (a Grant each,
+ * the same scopes, no openid), through its own models into its in-memory Map adapter, and handed
+ * to the load generator one per request.
+ */
+const oidcRefreshScenario: Scenario<OidcRefreshState> = {
+  name: 'oidc-refresh',
+  description: 'The same refresh_token grant with rotation against oidc-provider (rotateRefreshToken: true, unbounded in-memory Map adapter)',
+  target: 'oidc-provider',
+  async setup(ctx) {
+    const reference = oidcProviderOf(ctx);
+    const basic = basicAuth(reference.clientId, reference.clientSecret);
+    const count = Math.max(MIN_REFRESH_TOKENS, Math.ceil((ctx.options.warmup + ctx.options.duration) * REFRESH_TOKENS_PER_SECOND));
+    const started = Date.now();
+    const { refreshTokens } = (await call(reference.url, `/__bench/seed-refresh?n=${count}`, { method: 'POST' })) as { refreshTokens: string[] };
+    if (refreshTokens.length !== count) throw new Error(`oidc-provider seeded ${refreshTokens.length} of ${count} refresh tokens`);
+    // The last one is checked by hand (and so spent): a rotation answers a new refresh token.
+    const probe = await call(reference.url, '/token', form(basic, { grant_type: 'refresh_token', refresh_token: refreshTokens.pop()! }));
+    if (typeof probe.refresh_token !== 'string' || typeof probe.access_token !== 'string') throw new Error(`no rotation: ${JSON.stringify(probe)}`);
+    ctx.log(`oidc-refresh: seeded ${count.toLocaleString('en-US')} refresh tokens in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return { basic, tokens: refreshTokens, next: 0 };
+  },
+  request: (_ctx, state) => ({
+    method: 'POST',
+    path: '/token',
+    headers: { authorization: state.basic, 'content-type': FORM },
+    body: 'grant_type=refresh_token',
+    expectStatus: [200],
+    autocannon: {
+      requests: [
+        {
+          setupRequest: (request) => {
+            const token = state.tokens[state.next++ % state.tokens.length]!;
+            return { ...request, body: `grant_type=refresh_token&refresh_token=${token}` };
+          },
+        },
+      ],
+    },
+  }),
+  async notes(_ctx, state) {
+    if (state.next > state.tokens.length) throw new Error(`ran out of seeded refresh tokens (${state.tokens.length} seeded, ${state.next} requests)`);
+    return [
+      `${state.next.toLocaleString('en-US')} distinct refresh tokens presented to oidc-provider (warm-up included) of ${state.tokens.length.toLocaleString('en-US')} seeded.`,
     ];
   },
 };
@@ -393,5 +448,6 @@ export const oauthScenarios: AnyScenario[] = [
   introspectScenario,
   oidcIntrospectScenario,
   refreshScenario,
+  oidcRefreshScenario,
   proxyScenario,
 ] as AnyScenario[];

@@ -11,7 +11,7 @@ import { SessionStartQuery } from '../auth/public/queries.js';
 import { ConsentDeniedEvent, ConsentGivenEvent, GrantRevokedEvent } from './public/events.js';
 import { ClientsService, redirectUriMatches } from './clients.service.js';
 import type { OAuthServerDb } from './entities/index.js';
-import type { OAuthClient } from './entities/oauth-client.entity.js';
+import type { ClientRecord } from './client-cache.js';
 import { OAuthGrant } from './entities/oauth-grant.entity.js';
 import { OAuthProtocolError } from './oauth.errors.js';
 import { readParams } from './params.js';
@@ -40,7 +40,7 @@ const AUTHORIZE_PARAMS = [
 
 /** A checked authorization request: everything needed to ask for consent or to issue a code. */
 export interface AuthorizationRequest {
-  client: OAuthClient;
+  client: ClientRecord;
   redirectUri: string;
   scopes: string[];
   state?: string;
@@ -164,7 +164,7 @@ export class AuthorizationService {
   }
 
   /** The grant for this person and app now covers these scopes (added to what it had, unless it was revoked). */
-  private async remember(userId: string, client: OAuthClient, scopes: string[]): Promise<string> {
+  private async remember(userId: string, client: ClientRecord, scopes: string[]): Promise<string> {
     const row = await this.db
       .insertInto('oauth_grants')
       .values({

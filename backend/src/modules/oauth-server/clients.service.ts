@@ -10,6 +10,7 @@ import {
   type UpdateOAuthClient,
 } from '@life/contracts';
 import { AppError } from '../../core/http/app-error.js';
+import { ClientCache, type ClientRecord } from './client-cache.js';
 import { OAuthClient } from './entities/oauth-client.entity.js';
 import { CLIENT_SECRET_PREFIX, hashesEqual, newSecret, sha256 } from './secrets.js';
 import { msg } from '../../core/i18n/messages.js';
@@ -71,7 +72,15 @@ const uniqueUris = (input: { redirect_uri?: string; redirect_uris?: string[] }):
 /** Client applications: registration, secrets (hashed; shown once), lookup for the endpoints. */
 @Injectable()
 export class ClientsService {
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly em: EntityManager,
+    private readonly cache?: ClientCache,
+  ) {}
+
+  /** Every change to a client goes through here: this process forgets it now, the others when they hear it. */
+  private async changed(clientId: string): Promise<void> {
+    await this.cache?.changed(clientId);
+  }
 
   async list(): Promise<OAuthClientView[]> {
     const clients = await this.em.find(OAuthClient, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
@@ -92,6 +101,7 @@ export class ClientsService {
       active: input.active ?? true,
     });
     await this.em.flush();
+    await this.changed(client.clientId);
     return { ...toClientView(client), client_secret: secret };
   }
 
@@ -108,6 +118,7 @@ export class ClientsService {
       (input.redirect_uri && input.redirect_uri !== client.redirectUris[0] ? [input.redirect_uri, ...client.redirectUris.slice(1)] : undefined);
     if (uris) client.redirectUris = [...new Set(uris)];
     await this.em.flush();
+    await this.changed(client.clientId);
     return toClientView(client);
   }
 
@@ -119,18 +130,37 @@ export class ClientsService {
     const secret = newSecret(CLIENT_SECRET_PREFIX);
     client.clientSecretHash = sha256(secret);
     await this.em.flush();
+    await this.changed(client.clientId);
     return { ...toClientView(client), client_secret: secret };
   }
 
   async remove(id: string): Promise<void> {
+    const client = await this.em.findOne(OAuthClient, { id }, { fields: ['clientId'] });
     const removed = await this.em.nativeDelete(OAuthClient, { id });
+    if (client) await this.changed(client.clientId);
     if (removed === 0) throw new ClientNotFoundError();
   }
 
-  /** An active client by its public id, or null. */
-  findActive(clientId: string): Promise<OAuthClient | null> {
+  /** An active client by its public id, or null (from the process's cache, see ClientCache). */
+  findActive(clientId: string): Promise<ClientRecord | null> {
     if (!clientId || clientId.length > 100) return Promise.resolve(null);
-    return this.em.fork().findOne(OAuthClient, { clientId, active: true });
+    if (this.cache) return this.cache.get(clientId);
+    return this.em
+      .fork()
+      .findOne(OAuthClient, { clientId, active: true })
+      .then((client) =>
+        client
+          ? {
+              id: client.id,
+              clientId: client.clientId,
+              name: client.name,
+              clientType: client.clientType,
+              clientSecretHash: client.clientSecretHash ?? null,
+              redirectUris: client.redirectUris,
+              allowedScopes: client.allowedScopes,
+            }
+          : null,
+      );
   }
 
   /**
@@ -138,7 +168,7 @@ export class ClientsService {
    * client must present its secret (a code_verifier does not replace it, RFC 9700 §2.3); a
    * public client must not present one.
    */
-  async authenticate(clientId: string, secret: string | undefined): Promise<OAuthClient | null> {
+  async authenticate(clientId: string, secret: string | undefined): Promise<ClientRecord | null> {
     const client = await this.findActive(clientId);
     if (!client) return null;
     if (client.clientType === 'public') return secret ? null : client;

@@ -10,6 +10,7 @@ import { OAUTH_PROTOCOL_HANDLERS } from './handlers/protocol.handlers.js';
 import { AppApiController } from './app-api.controller.js';
 import { AppTokenGuard } from './app-token.guard.js';
 import { AuthorizationService } from './authorization.service.js';
+import { ClientCache } from './client-cache.js';
 import { ClientsService } from './clients.service.js';
 import { ExpiredTokensSweeper } from './expired-tokens.sweeper.js';
 import { GrantsController } from './grants.controller.js';
@@ -35,6 +36,7 @@ export class OAuthServerModule implements OnApplicationBootstrap {
       module: OAuthServerModule,
       controllers: web ? [OAuthController, AppApiController, GrantsController] : [],
       providers: [
+        ClientCache,
         ClientsService,
         TokenStore,
         SigningKeysService,

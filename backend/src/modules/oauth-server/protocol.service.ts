@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { BASE_SCOPES, LANGUAGES, SERVICE_NAMES, serviceScope } from '@life/contracts';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { ClientsService } from './clients.service.js';
-import type { OAuthClient } from './entities/oauth-client.entity.js';
+import type { ClientRecord } from './client-cache.js';
 import { OAuthProtocolError, invalidToken, insufficientScope } from './oauth.errors.js';
 import { basicCredentials, readParams } from './params.js';
 import { grantsEmail, grantsUsername } from './scopes.js';
@@ -37,7 +37,7 @@ export class ProtocolService {
     authorization: string | undefined,
     body: Record<string, string | undefined>,
     options: { allowPublic: boolean },
-  ): Promise<OAuthClient> {
+  ): Promise<ClientRecord> {
     const basic = basicCredentials(authorization);
     if (authorization && !basic) throw new OAuthProtocolError('invalid_client', CLIENT_FAILED, 401, { 'www-authenticate': 'Basic realm="life"' });
     if (basic && (body.client_id || body.client_secret)) {

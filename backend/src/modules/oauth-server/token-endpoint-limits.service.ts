@@ -1,22 +1,27 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
-import { RateLimitService, type RateLimit } from '../../core/rate-limit/rate-limit.service.js';
+import { RateLimitService, RememberedRateLimit, type LeasedRateLimit } from '../../core/rate-limit/rate-limit.service.js';
 import { OAuthProtocolError } from './oauth.errors.js';
 import type { TokenEndpointCall } from './public/commands.js';
 
 /**
  * Rate limits of the token-side endpoints (token, revocation, introspection): requests per client
  * and IP, and failed client authentications per IP (an IP over that limit is refused before its
- * credentials are even looked at).
+ * credentials are even looked at). Both are shared by every process through Redis, and neither
+ * costs a Redis round trip on the usual path (decision 0017): the per-client limit is counted
+ * against leases of its shared counter, and an IP's "not blocked" answer is trusted for a second
+ * (an IP this process blocks is refused at once; one another process blocks, within a second).
  */
 @Injectable()
 export class TokenEndpointLimits {
-  private readonly perClient: RateLimit;
-  private readonly authFailures: RateLimit;
+  private readonly perClient: LeasedRateLimit;
+  private readonly authFailures: RememberedRateLimit;
 
   constructor(rateLimits: RateLimitService, @Inject(APP_CONFIG) config: AppConfig) {
-    this.perClient = rateLimits.create({ name: 'oauth:token', points: config.oauth.tokenRatePerMinute, durationSeconds: 60 });
-    this.authFailures = rateLimits.create({ name: 'oauth:client-auth-failures', points: config.oauth.clientAuthFailuresPer15Min, durationSeconds: 900 });
+    this.perClient = rateLimits.createLeased({ name: 'oauth:token', points: config.oauth.tokenRatePerMinute, durationSeconds: 60 });
+    this.authFailures = new RememberedRateLimit(
+      rateLimits.create({ name: 'oauth:client-auth-failures', points: config.oauth.clientAuthFailuresPer15Min, durationSeconds: 900 }),
+    );
   }
 
   /** Runs `run` inside both limits; an invalid_client answer counts as a failed authentication. */

@@ -9,7 +9,7 @@ import { PersonProfileQuery } from '../users/public/queries.js';
 import { CodeReplayDetectedEvent, RefreshReuseDetectedEvent } from './public/events.js';
 import { ClientsService } from './clients.service.js';
 import type { OAuthServerDb } from './entities/index.js';
-import type { OAuthClient } from './entities/oauth-client.entity.js';
+import type { ClientRecord } from './client-cache.js';
 import { OAuthProtocolError, type OAuthErrorCode } from './oauth.errors.js';
 import { basicCredentials, readParams } from './params.js';
 import { grantsEmail, grantsUsername } from './scopes.js';
@@ -40,10 +40,10 @@ interface ModelClient {
   clientId: string;
   grants: string[];
   redirectUris: string[];
-  row: OAuthClient;
+  row: ClientRecord;
 }
 
-const toModelClient = (client: OAuthClient): ModelClient => ({
+const toModelClient = (client: ClientRecord): ModelClient => ({
   id: client.id,
   clientId: client.clientId,
   grants: client.clientType === 'confidential' ? ['authorization_code', 'refresh_token', 'client_credentials'] : ['authorization_code', 'refresh_token'],

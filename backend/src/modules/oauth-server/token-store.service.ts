@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
+import { sql, type Kysely } from 'kysely';
+import type { OAuthServerDb } from './entities/index.js';
 import { ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX, sha256 } from './secrets.js';
+import { Batcher } from './batcher.js';
 
 export type RevokeReason = 'revoked' | 'refresh_reuse' | 'code_replay' | 'grant_revoked';
 
@@ -72,32 +75,79 @@ const SELECT = `select t.id, c.id as client_row, c.client_id, t.user_id, t.grant
 export class TokenStore {
   private readonly logger = new Logger(TokenStore.name);
 
+  /**
+   * Group commit (decision 0017): the rows of concurrent token requests go to PostgreSQL as one
+   * multi-row INSERT, one statement and one commit; each request is answered only after that
+   * COMMIT (the statement returned), so every token handed out is durable.
+   */
+  private readonly inserts = new Batcher<NewTokenRow & { id: string }, void>((rows) => this.insertRows(rows));
+  /** Access-token lookups of concurrent requests as one `where access_token_hash in (...)` statement. */
+  private readonly accessLookups = new Batcher<string, AccessRow | undefined>((hashes) => this.accessRows(hashes));
+
   constructor(private readonly em: EntityManager) {}
 
   private get db() {
     return this.em.getConnection();
   }
 
+  /** The pool's query builder, outside any transaction of the request that happens to start a batch. */
+  private get pool(): Kysely<OAuthServerDb> {
+    return this.em.getConnection().getClient() as unknown as Kysely<OAuthServerDb>;
+  }
+
+  private async insertRows(rows: (NewTokenRow & { id: string })[]): Promise<void[]> {
+    await this.pool
+      .insertInto('oauth_tokens')
+      .values(
+        rows.map((row) => ({
+          id: row.id,
+          created_at: sql<Date>`now()`,
+          updated_at: sql<Date>`now()`,
+          access_token_hash: sha256(row.accessToken),
+          refresh_token_hash: row.refreshToken ? sha256(row.refreshToken) : null,
+          access_expires_at: row.accessExpiresAt,
+          refresh_expires_at: row.refreshExpiresAt ?? null,
+          client_id: row.clientRowId,
+          user_id: row.userId,
+          grant_id: row.grantId,
+          code_id: row.codeId,
+          family_id: row.familyId,
+          scopes: JSON.stringify(row.scopes),
+        })),
+      )
+      .execute();
+    return rows.map(() => undefined);
+  }
+
+  private async accessRows(hashes: string[]): Promise<(AccessRow | undefined)[]> {
+    const rows = await this.pool
+      .selectFrom('oauth_tokens as t')
+      .innerJoin('oauth_clients as c', (join) => join.onRef('c.id', '=', 't.client_id').on('c.active', '=', true))
+      .select([
+        't.id',
+        'c.id as client_row',
+        'c.client_id',
+        't.user_id',
+        't.grant_id',
+        't.scopes',
+        't.created_at',
+        't.access_expires_at',
+        't.refresh_expires_at',
+        't.family_id',
+        't.code_id',
+        't.access_token_hash',
+      ])
+      .where('t.access_token_hash', 'in', [...new Set(hashes)])
+      .where('t.revoked_at', 'is', null)
+      .where('t.access_expires_at', '>', sql<Date>`now()`)
+      .execute();
+    const byHash = new Map(rows.map((row) => [row.access_token_hash, row as unknown as AccessRow]));
+    return hashes.map((hash) => byHash.get(hash));
+  }
+
   async insert(row: NewTokenRow): Promise<string> {
     const id = randomUUID();
-    await this.db.execute(
-      `insert into oauth_tokens (id, created_at, updated_at, access_token_hash, refresh_token_hash, access_expires_at, refresh_expires_at,
-        client_id, user_id, grant_id, code_id, family_id, scopes) values (?, now(), now(), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)`,
-      [
-        id,
-        sha256(row.accessToken),
-        row.refreshToken ? sha256(row.refreshToken) : null,
-        row.accessExpiresAt,
-        row.refreshExpiresAt ?? null,
-        row.clientRowId,
-        row.userId,
-        row.grantId,
-        row.codeId,
-        row.familyId,
-        JSON.stringify(row.scopes),
-      ],
-      'run',
-    );
+    await this.inserts.add({ ...row, id });
     // A replayed code, a reused refresh token or a revoked grant may have been detected while
     // this token was being made: it must not outlive that decision. A client_credentials token
     // (no person, no code, no grant, a new family) has nothing to be revoked with.
@@ -121,10 +171,7 @@ export class TokenStore {
   /** A live access token (not expired, not revoked, client active), or null. */
   async findAccess(token: string): Promise<AccessTokenInfo | null> {
     if (!token.startsWith(ACCESS_TOKEN_PREFIX) || token.length > 200) return null;
-    const rows = await this.db.execute<AccessRow[]>(`${SELECT} where t.access_token_hash = ? and t.revoked_at is null and t.access_expires_at > now()`, [
-      sha256(token),
-    ]);
-    const row = rows[0];
+    const row = await this.accessLookups.add(sha256(token));
     if (!row) return null;
     return {
       tokenId: row.id,
