@@ -14,6 +14,10 @@ import { type KeyRing, KeyRingError, loadKeyRing } from './core/crypto/key-ring.
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './core/database/embedded-postgres.js';
 import { requestIdFor } from './core/http/request-id.js';
 import { securityHeaders } from './core/http/security-headers.js';
+import { enterRequestScope } from './core/http/request-scope.js';
+import { ROOT_LOGGER } from './core/core.module.js';
+import { requestLogHook } from './core/logging/logger.module.js';
+import type { Logger as PinoLogger } from 'pino';
 import { isNegotiatedPage, pathOf, wantsHtml, SpaIndex } from './core/http/spa.js';
 import type { ProcessRole } from './core/queue/process-role.js';
 import { startQueueWorkers } from './core/queue/worker-options.js';
@@ -80,7 +84,8 @@ export async function createWebApp(runtime: Runtime, role: Exclude<ProcessRole, 
   // CORS only for configured origins (third-party SPAs calling /oauth/token, /api/v1...): the
   // app itself is same-origin and needs none. No credentials: our APIs use bearer tokens.
   app.enableCors({
-    origin: (origin, callback) => callback(null, !!origin && config.corsOrigins.includes(origin)),
+    // A list, not a function: the plugin checks the Origin header against it without a callback per request.
+    origin: [...config.corsOrigins],
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['authorization', 'content-type', 'x-request-id'],
     exposedHeaders: ['x-request-id', 'retry-after', 'www-authenticate'],
@@ -88,8 +93,10 @@ export async function createWebApp(runtime: Runtime, role: Exclude<ProcessRole, 
     maxAge: 600,
   });
 
-  // Every answer: its request id and the security headers. Pages that are also API calls: a
-  // browser navigation gets the SPA, fetch() gets JSON. Synchronous: nothing here waits.
+  // Every answer: its request id and the security headers. The rest of the request runs in its
+  // scope (core/http/request-scope: log lines' request id, audit facts, the database unit of
+  // work). Pages that are also API calls: a browser navigation gets the SPA, fetch() gets JSON.
+  // Synchronous: nothing here waits.
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.headers(security.default);
     void reply.header('x-request-id', request.id);
@@ -100,10 +107,12 @@ export async function createWebApp(runtime: Runtime, role: Exclude<ProcessRole, 
       spa.send(reply);
       return;
     }
-    done();
+    enterRequestScope(request, done);
   });
+  fastify.addHook('onResponse', requestLogHook(app.get<PinoLogger>(ROOT_LOGGER)));
 
-  await app.register(cookie);
+  // Cookies are read by the login callback alone (it parses them itself): no hook on every request.
+  await app.register(cookie, { hook: false });
   await app.register(fastifyStatic, { root: swaggerUiDir(), prefix: '/api/docs/assets/', decorateReply: false, index: false });
   if (existsSync(config.staticDir)) {
     await app.register(fastifyStatic, {

@@ -1,7 +1,8 @@
-import { Global, Module, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
+import { Global, Inject, Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
+import { APP_FILTER, DiscoveryModule } from '@nestjs/core';
 import { BullModule } from '@nestjs/bullmq';
 import { CqrsModule } from '@nestjs/cqrs';
+import { MikroORM } from '@mikro-orm/core';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { KeyRing } from './crypto/key-ring.js';
@@ -12,10 +13,10 @@ import { OutboxProcessor } from './outbox/outbox.processor.js';
 import { OUTBOX_QUEUE, OutboxService } from './outbox/outbox.service.js';
 import { MigrationRunner } from './database/migration-runner.js';
 import { ormConfig, type OrmOptions } from './database/orm.config.js';
-import { ContractInterceptor } from './http/contract.interceptor.js';
 import { GlobalExceptionFilter } from './http/global-exception.filter.js';
 import { SpaIndex } from './http/spa.js';
-import { loggerModule } from './logging/logger.module.js';
+import { contextEntityManager, setRootEntityManager } from './http/request-scope.js';
+import { createRootLogger, loggerModule } from './logging/logger.module.js';
 import { DocsController } from './openapi/docs.controller.js';
 import { OpenApiService } from './openapi/openapi.service.js';
 import { PERIODIC_QUEUE, PeriodicProcessor, PeriodicScheduler } from './queue/periodic-scheduler.js';
@@ -37,6 +38,18 @@ export interface CoreOptions {
   sealedTables: readonly SealedTable[];
 }
 
+/** The process's root pino logger (core/logging): the request log hook writes with it. */
+export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
+
+/** Lets each HTTP request fork its unit of work from the ORM's root EntityManager (core/http/request-scope). */
+class RequestScopeBinding implements OnModuleInit {
+  constructor(@Inject(MikroORM) private readonly orm: MikroORM) {}
+
+  onModuleInit(): void {
+    setRootEntityManager(this.orm.em);
+  }
+}
+
 /** Configuration, logging, database, Redis, queues, rate limits, errors, validation and API docs. */
 @Global()
 @Module({})
@@ -44,11 +57,14 @@ export class CoreModule {
   static forRoot(options: CoreOptions): DynamicModule {
     const { config, databaseUrl, keyRing, role, orm } = options;
     if (runsWorkers(role)) configureQueueWorkers(config.queue);
+    const rootLogger = createRootLogger(config);
     return {
       module: CoreModule,
       imports: [
-        loggerModule(config),
-        MikroOrmModule.forRoot({ ...ormConfig(databaseUrl, orm), registerRequestContext: true }),
+        loggerModule(rootLogger),
+        // No per-request middleware: an HTTP request's EntityManager comes from the request scope,
+        // forked when first used (contextEntityManager); workers use @CreateRequestContext.
+        MikroOrmModule.forRoot({ ...ormConfig(databaseUrl, orm), context: contextEntityManager, registerRequestContext: false }),
         RedisModule,
         BullModule.forRoot({ connection: { url: config.redisUrl }, prefix: config.queuePrefix }),
         BullModule.registerQueue({ name: PERIODIC_QUEUE }, { name: OUTBOX_QUEUE }),
@@ -58,12 +74,13 @@ export class CoreModule {
       controllers: role === 'worker' ? [] : [DocsController],
       providers: [
         { provide: APP_CONFIG, useValue: config },
+        { provide: ROOT_LOGGER, useValue: rootLogger },
+        RequestScopeBinding,
         { provide: KeyRing, useValue: keyRing },
         { provide: SEALED_TABLES, useValue: options.sealedTables },
         { provide: PROCESS_ROLE, useValue: role },
         { provide: SpaIndex, useValue: new SpaIndex(config.staticDir) },
         { provide: APP_FILTER, useClass: GlobalExceptionFilter },
-        { provide: APP_INTERCEPTOR, useClass: ContractInterceptor },
         MigrationRunner,
         AwaitingEventPublisher,
         OutboxService,
@@ -74,6 +91,7 @@ export class CoreModule {
       ],
       exports: [
         APP_CONFIG,
+        ROOT_LOGGER,
         SEALED_TABLES,
         AwaitingEventPublisher,
         OutboxService,

@@ -1,13 +1,13 @@
-import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import type { Observable } from 'rxjs';
 import type { ZodType } from 'zod';
 import type { Language } from '@life/contracts';
 import { requestLanguage } from '../i18n/language.js';
 import { msg } from '../i18n/messages.js';
 import { issueText, zodErrorMap } from '../i18n/zod-locale.js';
 import { ValidationError, type FieldProblem } from './app-error.js';
+import { APP_TOKEN_KEY } from './app-token.decorator.js';
 import { CONTRACT_KEY, type ContractSpec } from './contract.js';
 
 /** Zod's own messages come in the request's language; messages our schemas set are ids the error filter renders in it. */
@@ -32,24 +32,50 @@ function findNul(value: unknown, path: string, depth = 0): string | undefined {
   return undefined;
 }
 
-/** Validates params, query and body against the handler's @Contract before the handler runs. */
+const specs = new WeakMap<object, ContractSpec | null>();
+
+/**
+ * Validates params, query and body of an HTTP request against its handler's @Contract and hands
+ * the handler the parsed values (400 `validation_failed` otherwise). The handler's spec is read
+ * once and remembered.
+ */
+export function validateContract(context: ExecutionContext): void {
+  if (context.getType() !== 'http') return;
+  const handler = context.getHandler();
+  let spec = specs.get(handler);
+  if (spec === undefined) {
+    spec = (Reflect.getMetadata(CONTRACT_KEY, handler) as ContractSpec | undefined) ?? null;
+    specs.set(handler, spec);
+  }
+  if (!spec) return;
+  const request = context.switchToHttp().getRequest<FastifyRequest & { params: unknown; query: unknown; body: unknown }>();
+  for (const part of ['params', 'query', 'body'] as const) {
+    const where = findNul(request[part], part);
+    if (where) throw new ValidationError([{ path: where, message: msg('http.nulCharacter') }]);
+  }
+  const language = requestLanguage(request);
+  if (spec.params) request.params = parsePart(spec.params, request.params ?? {}, 'params', language);
+  if (spec.query) request.query = parsePart(spec.query, request.query ?? {}, 'query', language);
+  if (spec.body) request.body = parsePart(spec.body, request.body ?? {}, 'body', language);
+}
+
+/**
+ * The global contract check. A guard, not an interceptor: Nest's interceptor chain (rxjs) then
+ * stays off every route without an interceptor of its own. Registered right after the session
+ * guard (auth module), so an anonymous caller gets 401 before any 400; an app route
+ * (@AppTokenOnly) is checked by its own guard once the app's token is known, for the same reason.
+ */
 @Injectable()
-export class ContractInterceptor implements NestInterceptor {
+export class ContractGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const spec = this.reflector.get<ContractSpec | undefined>(CONTRACT_KEY, context.getHandler());
-    if (spec && context.getType() === 'http') {
-      const request = context.switchToHttp().getRequest<FastifyRequest & { params: unknown; query: unknown; body: unknown }>();
-      for (const part of ['params', 'query', 'body'] as const) {
-        const where = findNul(request[part], part);
-        if (where) throw new ValidationError([{ path: where, message: msg('http.nulCharacter') }]);
-      }
-      const language = requestLanguage(request);
-      if (spec.params) request.params = parsePart(spec.params, request.params ?? {}, 'params', language);
-      if (spec.query) request.query = parsePart(spec.query, request.query ?? {}, 'query', language);
-      if (spec.body) request.body = parsePart(spec.body, request.body ?? {}, 'body', language);
-    }
-    return next.handle();
+  canActivate(context: ExecutionContext): boolean {
+    if (
+      this.reflector.get<boolean | undefined>(APP_TOKEN_KEY, context.getHandler()) ||
+      this.reflector.get<boolean | undefined>(APP_TOKEN_KEY, context.getClass())
+    )
+      return true;
+    validateContract(context);
+    return true;
   }
 }

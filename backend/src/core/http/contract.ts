@@ -6,7 +6,7 @@ export type Access = 'public' | 'session' | 'admin' | 'app';
 
 /**
  * The shape of one endpoint, written once with the zod schemas of libs/contracts.
- * The ContractInterceptor validates requests with it and the OpenAPI document is
+ * The ContractGuard validates requests with it and the OpenAPI document is
  * generated from it.
  */
 export interface ContractSpec {

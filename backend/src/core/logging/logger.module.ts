@@ -1,7 +1,8 @@
-import { RequestMethod } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LoggerModule } from 'nestjs-pino';
+import { pino, type Level, type Logger as PinoLogger } from 'pino';
 import type { AppConfig } from '../../config/config.js';
-import { requestIdFor } from '../http/request-id.js';
+import { currentRequest } from '../http/request-scope.js';
 
 /** Secrets that must never reach a log line. */
 export const REDACTED_PATHS = [
@@ -17,26 +18,51 @@ export const REDACTED_PATHS = [
   '*.authToken',
 ];
 
-/** pino JSON logs; every line of a request carries its request id (the bootstrap sends it back as X-Request-Id). */
-export function loggerModule(config: AppConfig) {
+/**
+ * The process's one pino logger: JSON lines, secrets redacted, and every line written while a
+ * request runs carries that request's id (`req.id`, the X-Request-Id the answer sends back).
+ * The id is added only to lines actually written (pino's mixin), so a request that logs
+ * nothing pays nothing.
+ */
+export function createRootLogger(config: AppConfig): PinoLogger {
   const pretty = config.env === 'development' && process.stdout.isTTY;
-  return LoggerModule.forRoot({
-    forRoutes: [{ path: '{*splat}', method: RequestMethod.ALL }],
-    pinoHttp: {
-      level: config.logLevel,
-      genReqId: (req) => {
-        const raw = req as typeof req & { id?: string };
-        raw.id ??= requestIdFor(req);
-        return raw.id;
-      },
-      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-      serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url?.split('?')[0] }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-      autoLogging: { ignore: (req) => req.url === '/api/health' },
-      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-      ...(pretty ? { transport: { target: 'pino-pretty', options: { singleLine: true } } } : {}),
+  return pino({
+    level: config.logLevel,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    mixin: () => {
+      const request = currentRequest();
+      return request ? { req: { id: request.id } } : {};
     },
+    ...(pretty ? { transport: { target: 'pino-pretty', options: { singleLine: true } } } : {}),
   });
+}
+
+/** Nest's logger (nestjs-pino) over that root logger; no per-request middleware (see requestLogHook). */
+export function loggerModule(root: PinoLogger) {
+  return LoggerModule.forRoot({ pinoHttp: { logger: root }, forRoutes: [] });
+}
+
+const levelFor = (status: number): Level => (status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info');
+
+/**
+ * Fastify `onResponse` hook: one line per finished request (`request completed`, with its id,
+ * method, path, status and time), at error for 5xx, warn for 4xx, info otherwise, and only when
+ * that level is enabled. Health probes are not logged.
+ */
+export function requestLogHook(root: PinoLogger) {
+  return (request: FastifyRequest, reply: FastifyReply, done: () => void): void => {
+    const status = reply.statusCode;
+    const level = levelFor(status);
+    if (root.isLevelEnabled(level) && request.url !== '/api/health') {
+      root[level](
+        {
+          req: { id: request.id, method: request.method, url: request.url.split('?')[0] },
+          res: { statusCode: status },
+          responseTime: Math.round(reply.elapsedTime),
+        },
+        'request completed',
+      );
+    }
+    done();
+  };
 }

@@ -1,5 +1,4 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import type { ProcessRole } from '../../core/queue/process-role.js';
 import { AuditInterceptor } from './audit.interceptor.js';
 import { AuditService } from './audit.service.js';
@@ -18,14 +17,10 @@ export class AuditModule {
     const web = role !== 'worker';
     return {
       module: AuditModule,
-      providers: [
-        AuditService,
-        SecurityEventsAuditor,
-        AuditErasureHandler,
-        AuditPersonalDataHandler,
-        AuditPageHandler,
-        ...(web ? [{ provide: APP_INTERCEPTOR, useClass: AuditInterceptor }] : []),
-      ],
+      // @Audited routes of other modules (admin, auth) get AuditInterceptor, which needs AuditService.
+      global: web,
+      exports: web ? [AuditService] : [],
+      providers: [AuditService, SecurityEventsAuditor, AuditErasureHandler, AuditPersonalDataHandler, AuditPageHandler, ...(web ? [AuditInterceptor] : [])],
     };
   }
 }

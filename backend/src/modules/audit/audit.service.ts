@@ -4,7 +4,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
 import type { AuditAction, AuditEvent as AuditEventView, AuditPage } from '@life/contracts';
 import { AppError } from '../../core/http/app-error.js';
-import { auditContext } from './audit-context.js';
+import { currentRequest } from '../../core/http/request-scope.js';
 import type { AuditDb } from './entities/index.js';
 import { msg } from '../../core/i18n/messages.js';
 
@@ -37,6 +37,14 @@ export function redact(value: unknown, depth = 0): unknown {
   return value;
 }
 
+/** Where the current request comes from and who made it (undefined outside a request: a worker, the CLI). */
+function requestFacts(): { ip?: string; userAgent?: string; actorId?: string; actorLabel?: string } | undefined {
+  const request = currentRequest();
+  if (!request) return undefined;
+  const userAgent = request.headers['user-agent'];
+  return { ip: request.ip, userAgent: typeof userAgent === 'string' ? userAgent : undefined, actorId: request.auth?.id, actorLabel: request.auth?.email };
+}
+
 /**
  * The audit log. Writing never fails the caller: a sign-in must not break because the log
  * could not be written (the failure itself is logged). Reading is admin-only.
@@ -48,7 +56,7 @@ export class AuditService {
   constructor(private readonly em: EntityManager) {}
 
   async record(entry: AuditRecord): Promise<void> {
-    const context = auditContext.getStore();
+    const context = requestFacts();
     try {
       await this.em
         .getKysely<AuditDb>()

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { ContractGuard } from '../../core/http/contract.guard.js';
 import { UsersModule } from '../users/users.module.js';
 import { AuthGuard } from './auth.guard.js';
 import { BetaInvitesService } from './beta-invites.service.js';
@@ -36,7 +37,10 @@ import { SessionStrategy } from './session.strategy.js';
     ...AUTH_ADMIN_HANDLERS,
     ...AUTH_SIGN_IN_HANDLERS,
     AuthPersonalDataHandler,
+    // Global guards run in this order: the session and role first, then the request's contract
+    // (core's ContractGuard), so an anonymous caller learns nothing from a 400.
     { provide: APP_GUARD, useClass: AuthGuard },
+    { provide: APP_GUARD, useClass: ContractGuard },
   ],
   exports: [SessionService, BetaInvitesService, LoginProvidersService],
 })

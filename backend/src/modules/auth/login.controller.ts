@@ -24,7 +24,11 @@ const FormPostSchema = z
   })
   .strip();
 
-type CookieRequest = FastifyRequest & { cookies: Record<string, string | undefined> };
+/** @fastify/cookie's parser: cookies are read only here, so no hook parses them on every request. */
+type CookieRequest = FastifyRequest & { server: { parseCookie(header: string): Record<string, string | undefined> } };
+
+const loginCookie = (request: CookieRequest): string | undefined =>
+  request.headers.cookie ? request.server.parseCookie(request.headers.cookie)[LOGIN_COOKIE] : undefined;
 
 @Controller()
 export class LoginController {
@@ -99,7 +103,7 @@ export class LoginController {
     void reply.clearCookie(LOGIN_COOKIE, { path: '/login' });
     void reply.header('cache-control', 'no-store');
     return this.commands.execute(
-      new CompleteSignInCommand(provider, { code: query.code, state: query.state, iss: query.iss }, request.cookies?.[LOGIN_COOKIE], {
+      new CompleteSignInCommand(provider, { code: query.code, state: query.state, iss: query.iss }, loginCookie(request), {
         ip: request.ip,
         userAgent: request.headers['user-agent'],
       }),

@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { AuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
+import { validateContract } from '../../core/http/contract.guard.js';
 import type { AccessTokenInfo } from './token-store.service.js';
 
 export type AppRequest = FastifyRequest & { appToken?: AccessTokenInfo };
@@ -10,6 +11,13 @@ export type AppRequest = FastifyRequest & { appToken?: AccessTokenInfo };
 export class AppTokenGuard extends AuthGuard('app-token') {
   constructor() {
     super({ property: 'appToken', session: false });
+  }
+
+  /** The app's token first (401), then the request's contract (400): core's ContractGuard leaves app routes to us. */
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    await super.canActivate(context);
+    validateContract(context);
+    return true;
   }
 
   override handleRequest<T = AccessTokenInfo>(error: unknown, token: T | false): T {

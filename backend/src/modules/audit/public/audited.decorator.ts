@@ -1,27 +1,11 @@
-import { SetMetadata } from '@nestjs/common';
-import type { AuditAction } from '@life/contracts';
+import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
+import { AuditInterceptor } from '../audit.interceptor.js';
+import { AUDITED_KEY, type AuditedContext, type AuditedSpec } from './audited-spec.js';
 
-export const AUDITED_KEY = 'life:audited';
-
-export interface AuditedContext {
-  params: Record<string, string>;
-  body: Record<string, unknown>;
-  result: unknown;
-}
-
-export interface AuditedSpec {
-  /** Recorded when the handler succeeds. */
-  action: AuditAction;
-  /** Recorded instead when the handler throws (e.g. a refused sign-in). */
-  onError?: AuditAction;
-  target?: (context: AuditedContext) => { type: string; id?: string | null };
-  /** The person to name when the request had no session yet (sign-in). */
-  actor?: (context: AuditedContext) => { id?: string | null; label?: string | null } | undefined;
-  details?: (context: AuditedContext & { error?: unknown }) => Record<string, unknown>;
-}
+export { AUDITED_KEY, type AuditedContext, type AuditedSpec } from './audited-spec.js';
 
 /** Records an audit event after this endpoint answers (what, by whom, from where; never secrets). */
-export const Audited = (spec: AuditedSpec) => SetMetadata(AUDITED_KEY, spec);
+export const Audited = (spec: AuditedSpec) => applyDecorators(SetMetadata(AUDITED_KEY, spec), UseInterceptors(AuditInterceptor));
 
 /** The field names an admin change touched (values are left out: they may be secret). */
 export const changedFields = ({ body }: AuditedContext) => ({ fields: Object.keys(body ?? {}).sort() });
