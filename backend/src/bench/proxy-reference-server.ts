@@ -21,12 +21,18 @@ const server = http.createServer((req, res) => {
   const outgoing = http.request(
     { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent, timeout: 15_000 },
     (answer) => {
+      // The load generator may have closed this connection meanwhile (end of the warm-up).
+      if (res.destroyed) {
+        answer.resume();
+        return;
+      }
       res.writeHead(answer.statusCode ?? 502, { 'content-type': answer.headers['content-type'] ?? 'application/octet-stream', 'cache-control': 'no-store' });
       pipeline(answer, res, () => undefined);
     },
   );
   outgoing.on('timeout', () => outgoing.destroy(new Error('upstream timeout')));
   outgoing.on('error', () => {
+    if (res.destroyed) return;
     if (!res.headersSent) res.writeHead(502);
     res.end();
   });

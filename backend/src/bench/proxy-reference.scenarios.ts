@@ -78,6 +78,8 @@ export const proxyReferenceScenario: Scenario<State> & { referenceFor: string } 
     const load = { connections: ctx.options.connections };
     if (ctx.options.warmup > 0) await runLoad(state.proxyUrl, spec, { ...load, durationSec: ctx.options.warmup });
     const result = await runLoad(state.proxyUrl, spec, { ...load, durationSec: ctx.options.duration });
+    if (result.total - result.badStatus <= 0)
+      throw new Error(`no successful response through the reference proxy (${result.errors} errors)\n${state.proxy.tail()}`);
     return {
       opsPerSec: result.requestsPerSec,
       unit: 'req/s',
