@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seedUsers } from './helpers/seed.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 // Answers are read as loose JSON: the assertions are the schema here.
@@ -77,6 +78,21 @@ describe('HTTP foundation (real PostgreSQL + Redis)', () => {
       // fetch decodes it: the same file arrives.
       expect(await response.text()).toBe(original);
     }
+  });
+
+  it('checks who is asking before what they sent: 401 first, then the contract (session and app routes)', async () => {
+    const badProfile = { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'a' }) };
+    const anonymous = await t.fetch('/api/users/me', badProfile);
+    expect(anonymous.status).toBe(401);
+    // An app route with an invalid service name and no app token: the token is checked first.
+    const noToken = await t.fetch(`/api/v1/services/${'x'.repeat(300)}/proxy/user`);
+    expect(noToken.status).toBe(401);
+    expect(((await noToken.json()) as { error: string }).error).toBe('invalid_token');
+    // With a session, the same body gets the contract's answer.
+    const [person] = await seedUsers(t.db, 1);
+    const invalid = await t.fetch('/api/users/me', { ...badProfile, headers: { ...badProfile.headers, authorization: `Bearer ${person!.token}` } });
+    expect(invalid.status).toBe(400);
+    expect(((await invalid.json()) as { error: string }).error).toBe('validation_failed');
   });
 
   it('answers a non-browser request for an unknown page with 404 JSON', async () => {

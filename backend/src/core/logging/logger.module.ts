@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LoggerModule } from 'nestjs-pino';
-import { pino, type Level, type Logger as PinoLogger } from 'pino';
+import { pino, type DestinationStream, type Level, type Logger as PinoLogger } from 'pino';
 import type { AppConfig } from '../../config/config.js';
 import { currentRequest } from '../http/request-scope.js';
 
@@ -24,17 +24,18 @@ export const REDACTED_PATHS = [
  * The id is added only to lines actually written (pino's mixin), so a request that logs
  * nothing pays nothing.
  */
-export function createRootLogger(config: AppConfig): PinoLogger {
+export function createRootLogger(config: Pick<AppConfig, 'env' | 'logLevel'>, destination?: DestinationStream): PinoLogger {
   const pretty = config.env === 'development' && process.stdout.isTTY;
-  return pino({
+  const options = {
     level: config.logLevel,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     mixin: () => {
       const request = currentRequest();
       return request ? { req: { id: request.id } } : {};
     },
-    ...(pretty ? { transport: { target: 'pino-pretty', options: { singleLine: true } } } : {}),
-  });
+    ...(pretty && !destination ? { transport: { target: 'pino-pretty', options: { singleLine: true } } } : {}),
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /** Nest's logger (nestjs-pino) over that root logger; no per-request middleware (see requestLogHook). */
