@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type ProxyOptions } from 'vite';
+import { defineConfig, type Plugin, type ProxyOptions } from 'vite';
 
 const backend = process.env.LIFE_BACKEND_URL ?? 'http://127.0.0.1:3000';
 
@@ -18,6 +18,47 @@ function spaCallbackBypass(req: IncomingMessage): string | undefined {
   return isPage && /^\/login\/[^/]+\/callback(\?|$)/.test(req.url ?? '') ? '/index.html' : undefined;
 }
 
+/**
+ * `@life/contracts` modules mix constants (STORAGE_KEYS, ROLES, LOGIN_PROVIDERS, CONTACT_SUBJECTS,
+ * used by every page) with zod schemas built at the top level (`z.object(…).meta(…)`). A bundler
+ * cannot know those calls are pure, so one constant used to keep its module's schemas, and zod,
+ * in the first paint's JavaScript. Building a schema has no effect beyond its value here (the SPA
+ * never reads zod's global registry), so this marks each top-level `const` initialiser that calls
+ * something as pure: `/* @__PURE__ *\/ (() => init)()`. An unused schema then drops out; a used
+ * one is built as before. Build only (tests run the modules as they are). Issue 15.
+ */
+function pureContractSchemas(): Plugin {
+  return {
+    name: 'life:pure-contract-schemas',
+    apply: 'build',
+    transform(code, id) {
+      if (!/[\\/]libs[\\/]contracts[\\/]dist[\\/][^\\/]+\.js$/.test(id)) return null;
+      const program = this.parse(code) as unknown as { body: ProgramNode[] };
+      const inits: { start: number; end: number }[] = [];
+      for (const statement of program.body) {
+        const declaration = statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement;
+        if (declaration?.type !== 'VariableDeclaration' || declaration.kind !== 'const') continue;
+        for (const declarator of declaration.declarations ?? []) {
+          const init = declarator.init;
+          if (init && code.slice(init.start, init.end).includes('(')) inits.push(init);
+        }
+      }
+      let out = code;
+      for (const { start, end } of inits.sort((a, b) => b.start - a.start)) {
+        out = `${out.slice(0, start)}/* @__PURE__ */ (() => (${out.slice(start, end)}))()${out.slice(end)}`;
+      }
+      return { code: out, map: null };
+    },
+  };
+}
+
+interface ProgramNode {
+  type: string;
+  kind?: string;
+  declaration?: ProgramNode | null;
+  declarations?: { init?: { start: number; end: number } | null }[];
+}
+
 const proxy: Record<string, ProxyOptions> = {
   '/api': { target: backend, changeOrigin: false },
   '/login': { target: backend, changeOrigin: false, bypass: spaCallbackBypass },
@@ -27,6 +68,7 @@ export default defineConfig({
   plugins: [
     // Must come before the React plugin.
     tanstackRouter({ target: 'react', autoCodeSplitting: true }),
+    pureContractSchemas(),
     react(),
     tailwindcss(),
   ],
@@ -47,8 +89,8 @@ export default defineConfig({
             // Only imported on demand by the checkout (sessionId branch): keep it out of the eager vendor chunk.
             { name: 'stripe', test: /node_modules[\\/]@stripe[\\/]/, priority: 40 },
             { name: 'tanstack', test: /node_modules[\\/]@tanstack[\\/]/, priority: 20 },
+            // Validation: loaded with the first API answer that needs a schema, never before the first paint.
             { name: 'zod', test: /node_modules[\\/]zod[\\/]/, priority: 20 },
-            { name: 'vendor', test: /node_modules[\\/]/, priority: 10 },
           ],
         },
       },

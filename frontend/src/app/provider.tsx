@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
-import { TooltipProvider } from '@/components/ui/tooltip';
 import { createQueryClient } from '@/lib/query-client';
 import { createAppRouter } from './router';
 
@@ -10,9 +9,8 @@ export function App() {
   const [router] = useState(() => createAppRouter(queryClient));
   return (
     <QueryClientProvider client={queryClient}>
-      <TooltipProvider delayDuration={300}>
-        <RouterProvider router={router} />
-      </TooltipProvider>
+      {/* No TooltipProvider: each Tooltip brings its own, so Radix loads after the first paint. */}
+      <RouterProvider router={router} />
     </QueryClientProvider>
   );
 }

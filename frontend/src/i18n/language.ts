@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { STORAGE_KEYS } from '@life/contracts';
+import { STORAGE_KEYS } from '@/lib/contract-constants';
 import { readItem, subscribeToStorage, writeItem } from '@/lib/local-store';
 import { DEFAULT_COUNTRY, findCountry, isCountryCode, isLocaleCode, type CountryCode } from './countries';
 import i18n, { type UiLanguage } from './i18n';

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import i18n from '@/i18n/i18n';
-import { ApiError, apiErrorMessage, apiRequest, setUnauthorizedHandler } from './api-client';
+import { ApiErrorSchema } from '@life/contracts';
+import { ApiError, apiErrorMessage, apiRequest, setUnauthorizedHandler, toApiErrorBody } from './api-client';
 import { logout } from './auth';
 import { shouldRetry } from './query-client';
 
@@ -56,6 +57,44 @@ describe('apiRequest', () => {
   it('validates the answer with the given schema', async () => {
     fetchMock.mockResolvedValue(jsonResponse(200, { n: 'not a number' }));
     await expect(apiRequest('/api/x', { schema: z.object({ n: z.number() }) })).rejects.toThrow();
+  });
+
+  it('validates the answer with a schema it loads once the answer is here', async () => {
+    const schema = z.object({ n: z.number() });
+    const loader = vi.fn(() => Promise.resolve(schema));
+    fetchMock.mockResolvedValueOnce(jsonResponse(200, { n: 1, extra: true }));
+    await expect(apiRequest('/api/x', { schema: loader })).resolves.toEqual({ n: 1 });
+    expect(loader).toHaveBeenCalledOnce();
+    fetchMock.mockResolvedValueOnce(jsonResponse(200, { n: 'not a number' }));
+    await expect(apiRequest('/api/x', { schema: loader })).rejects.toThrow();
+  });
+
+  it('a schema that cannot be loaded fails the call, once the answer needs it', async () => {
+    fetchMock.mockResolvedValueOnce(jsonResponse(200, { n: 1 }));
+    await expect(apiRequest('/api/x', { schema: () => Promise.reject(new Error('chunk failed')) })).rejects.toThrow('chunk failed');
+    // An error answer is reported as such, whatever happened to the schema.
+    fetchMock.mockResolvedValueOnce(jsonResponse(404, { error: 'not_found', message: 'No existe' }));
+    await expect(apiRequest('/api/x', { schema: () => Promise.reject(new Error('chunk failed')) })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('reads error bodies as ApiErrorSchema does', () => {
+    const samples: unknown[] = [
+      { error: 'validation_failed', message: 'Mal', details: [{ path: 'email', message: 'Email no válido' }], requestId: 'r1' },
+      { error: 'not_found', message: 'No existe' },
+      { error: 'x', message: 'y', details: [{ path: 'a', message: 'b', extra: 1 }], other: true },
+      { error: 'x', message: 'y', details: 'no' },
+      { error: 'x', message: 'y', details: [{ path: 1, message: 'b' }] },
+      { error: 'x', message: 'y', requestId: 5 },
+      { error: 'x' },
+      { message: 'y' },
+      null,
+      'texto',
+      [],
+    ];
+    for (const sample of samples) {
+      const parsed = ApiErrorSchema.safeParse(sample);
+      expect(toApiErrorBody(sample), JSON.stringify(sample)).toEqual(parsed.success ? parsed.data : null);
+    }
   });
 
   it('turns {error, message} answers into an ApiError', async () => {

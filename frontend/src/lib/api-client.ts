@@ -1,4 +1,4 @@
-import { ApiErrorSchema } from '@life/contracts';
+import type { ApiError as ApiErrorBody } from '@life/contracts';
 import i18n from '@/i18n/i18n';
 import type { z } from 'zod';
 import { clearSession, getAuthToken } from './session';
@@ -59,11 +59,19 @@ export function setUnauthorizedHandler(handler: UnauthorizedHandler): void {
   onUnauthorized = handler;
 }
 
-export interface RequestOptions<TSchema extends z.ZodType | undefined = undefined> {
+/**
+ * How a call validates its answer: a zod schema, or a function that loads one. Code on the landing
+ * page passes a loader (`() => import('./schemas').then((m) => m.XSchema)`), so zod and the
+ * schema are fetched with the first answer that needs them, not before the page's first paint
+ * (issue 15).
+ */
+export type AnswerSchema = z.ZodType | (() => Promise<z.ZodType>);
+
+export interface RequestOptions<TSchema extends AnswerSchema | undefined = undefined> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Serialised as JSON. */
   body?: unknown;
-  /** Validates the JSON answer; without it the parsed JSON is returned untyped. */
+  /** Validates the JSON answer (a schema or its loader); without it the parsed JSON is returned untyped. */
   schema?: TSchema;
   /** Send the bearer token (default true). The login callback and consent info fetch do not. */
   auth?: boolean;
@@ -73,18 +81,43 @@ export interface RequestOptions<TSchema extends z.ZodType | undefined = undefine
   headers?: Record<string, string>;
 }
 
-type Result<TSchema> = TSchema extends z.ZodType ? z.output<TSchema> : unknown;
+type Result<TSchema> = TSchema extends z.ZodType
+  ? z.output<TSchema>
+  : TSchema extends () => Promise<infer TLoaded extends z.ZodType>
+    ? z.output<TLoaded>
+    : unknown;
+
+/**
+ * `ApiErrorSchema` checked by hand (every failed call reads it, and zod stays off the landing
+ * page): `error` and `message` strings, `details` absent or a list of `{path, message}` strings.
+ */
+export function toApiErrorBody(value: unknown): ApiErrorBody | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { error, message, details, requestId } = value as Record<string, unknown>;
+  if (typeof error !== 'string' || typeof message !== 'string') return null;
+  if (requestId !== undefined && typeof requestId !== 'string') return null;
+  if (details === undefined) return { error, message, ...(requestId === undefined ? {} : { requestId }) };
+  if (!Array.isArray(details)) return null;
+  const problems: FieldProblem[] = [];
+  for (const problem of details as unknown[]) {
+    if (typeof problem !== 'object' || problem === null) return null;
+    const { path, message: text } = problem as Record<string, unknown>;
+    if (typeof path !== 'string' || typeof text !== 'string') return null;
+    problems.push({ path, message: text });
+  }
+  return { error, message, details: problems, ...(requestId === undefined ? {} : { requestId }) };
+}
 
 async function readError(response: Response): Promise<ApiError> {
   let code = NON_JSON_ERROR;
   let message = response.statusText || `HTTP ${response.status}`;
   let details: FieldProblem[] = [];
   try {
-    const parsed = ApiErrorSchema.safeParse(await response.json());
-    if (parsed.success) {
-      code = parsed.data.error;
-      message = parsed.data.message;
-      details = parsed.data.details ?? [];
+    const body = toApiErrorBody(await response.json());
+    if (body) {
+      code = body.error;
+      message = body.message;
+      details = body.details ?? [];
     }
   } catch {
     // Not JSON (e.g. a proxy error page): keep the status text.
@@ -93,7 +126,7 @@ async function readError(response: Response): Promise<ApiError> {
 }
 
 /** The single place the SPA talks to its backend (same origin). */
-export async function apiRequest<TSchema extends z.ZodType | undefined = undefined>(
+export async function apiRequest<TSchema extends AnswerSchema | undefined = undefined>(
   path: string,
   options: RequestOptions<TSchema> = {},
 ): Promise<Result<TSchema>> {
@@ -121,7 +154,11 @@ export async function apiRequest<TSchema extends z.ZodType | undefined = undefin
   if (response.status === 204) return undefined as Result<TSchema>;
   const text = await response.text();
   const data: unknown = text ? JSON.parse(text) : undefined;
-  return (schema ? schema.parse(data) : data) as Result<TSchema>;
+  // A loader runs once the answer is here: the landing page's first call must not fetch zod while
+  // the page is still on its way to its first paint (it is cached after the first time).
+  const source: AnswerSchema | undefined = schema;
+  const validator = typeof source === 'function' ? await source() : source;
+  return (validator ? validator.parse(data) : data) as Result<TSchema>;
 }
 
 /** A file the API answers as an attachment, and the name it suggests (Content-Disposition). */

@@ -1,6 +1,7 @@
 import { act, renderHook } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { clearSession, saveSession, updateStoredUser, useSession } from './session';
+import { SessionUserSchema } from '@life/contracts';
+import { clearSession, saveSession, toSessionUser, updateStoredUser, useSession } from './session';
 
 const ana = { id: '1', username: 'ana', email: 'ana@example.com', role: 'admin' } as const;
 
@@ -52,5 +53,22 @@ describe('useSession', () => {
   it('updateStoredUser does nothing without a valid stored user', () => {
     updateStoredUser({ username: 'nadie' });
     expect(localStorage.getItem('user')).toBeNull();
+  });
+
+  it('checks a stored user as SessionUserSchema does', () => {
+    const samples: unknown[] = [
+      ana,
+      { ...ana, role: 'user', extra: 'dropped' },
+      { ...ana, role: 'owner' },
+      { ...ana, id: 1 },
+      { id: '1', username: 'ana', email: 'ana@example.com' },
+      null,
+      'ana',
+      [ana],
+    ];
+    for (const sample of samples) {
+      const parsed = SessionUserSchema.safeParse(sample);
+      expect(toSessionUser(sample), JSON.stringify(sample)).toEqual(parsed.success ? parsed.data : null);
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
-import { STORAGE_KEYS, SessionUserSchema, type SessionUser } from '@life/contracts';
+import type { SessionUser } from '@life/contracts';
+import { ROLES, STORAGE_KEYS } from './contract-constants';
 import { readItem, removeItems, subscribeToStorage, writeItem } from './local-store';
 
 export interface Session {
@@ -12,12 +13,24 @@ export function getAuthToken(): string | null {
   return token ? token : null;
 }
 
+/**
+ * `SessionUserSchema` checked by hand: the header reads the stored user on every page's first
+ * render, and zod is not part of the landing page's JavaScript (see docs/benchmarks.md, issue 15).
+ * Like the schema, it keeps only the known fields. session.test.tsx checks both agree.
+ */
+export function toSessionUser(value: unknown): SessionUser | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { id, username, email, role } = value as Record<string, unknown>;
+  if (typeof id !== 'string' || typeof username !== 'string' || typeof email !== 'string') return null;
+  if (!(ROLES as readonly unknown[]).includes(role)) return null;
+  return { id, username, email, role: role as SessionUser['role'] };
+}
+
 /** The stored user, or null when it is missing or not a valid SessionUser. */
 export function parseStoredUser(raw: string | null): SessionUser | null {
   if (!raw) return null;
   try {
-    const result = SessionUserSchema.safeParse(JSON.parse(raw));
-    return result.success ? result.data : null;
+    return toSessionUser(JSON.parse(raw));
   } catch {
     return null;
   }

@@ -5,6 +5,10 @@ import i18n from '@/i18n/i18n';
 
 // jsdom does not scroll; the router's scroll restoration calls this on every navigation.
 window.scrollTo = () => {};
+// A test page never goes idle: what the app preloads when idle (the header's dialogs and hints)
+// loads when used, as on a busy page, and not at a random moment of a test.
+window.requestIdleCallback = () => 0;
+window.cancelIdleCallback = () => {};
 
 afterEach(async () => {
   cleanup();

@@ -1,9 +1,17 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import i18n from '@/i18n/i18n';
 import { renderWithProviders } from '@/test/render';
 import { CountryPicker } from './country-picker';
+import { loadTooltip } from '@/components/ui/lazy-tooltip';
+import { preloadHeaderOverlays } from './header-overlays-loader';
+
+// The dialogs are a lazily loaded module (issue 15): load it once up front, so the first test
+// does not spend its wait on the module's first transform.
+beforeAll(async () => {
+  await preloadHeaderOverlays();
+});
 
 async function openPicker() {
   renderWithProviders(<CountryPicker />);
@@ -23,6 +31,22 @@ describe('CountryPicker', () => {
     const button = await screen.findByRole('button', { name: 'Cambiar idioma' });
     expect(button).toHaveAttribute('data-country', 'ES');
     expect(button.querySelector('[data-flag]')).toHaveAttribute('data-flag', 'ES');
+  });
+
+  it('a first press opens the picker, and once the hints are loaded the flag names the current country on hover', async () => {
+    const dialog = await openPicker();
+    expect(dialog).toHaveAttribute('id', screen.getByRole('button', { name: 'Cambiar idioma', hidden: true }).getAttribute('aria-controls'));
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const button = screen.getByRole('button', { name: 'Cambiar idioma' });
+    expect(button).toHaveFocus();
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+
+    await loadTooltip();
+    await userEvent.unhover(button);
+    await userEvent.tab();
+    await userEvent.hover(await screen.findByRole('button', { name: 'Cambiar idioma' }));
+    expect(await screen.findByRole('tooltip')).toHaveTextContent('España');
   });
 
   it('lists the ten countries and filters them as you type', async () => {

@@ -1,9 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startLogin } from '@/lib/auth';
 import { ADMIN_USER, REGULAR_USER, renderWithProviders, signIn } from '@/test/render';
 import { Header } from './header';
+import { preloadHeaderOverlays } from './header-overlays-loader';
+
+// The dialogs are a lazily loaded module (issue 15): load it once up front, so the first test
+// does not spend its wait on the module's first transform.
+beforeAll(async () => {
+  await preloadHeaderOverlays();
+});
 
 // Login leaves the SPA (window.location.assign), which jsdom cannot do: record the call instead.
 vi.mock('@/lib/auth', async (importOriginal) => ({

@@ -1,11 +1,13 @@
 import { Link, useNavigate } from '@tanstack/react-router';
+import { useEffect } from 'react';
 import { LogOut, Settings } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
-import { Tooltip } from '@/components/ui/tooltip';
+import { LazyTooltip } from '@/components/ui/lazy-tooltip';
 import { logout } from '@/lib/auth';
 import { useSession } from '@/lib/session';
 import { CountryPicker } from './country-picker';
+import { preloadHeaderWhenIdle } from './header-overlays-loader';
 import { LoginDialog } from './login-dialog';
 import { SideMenu } from './side-menu';
 
@@ -34,6 +36,8 @@ export function Header({ adminPanelOpen, onOpenAdminPanel }: HeaderProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { user, isSignedIn, isAdmin } = useSession();
+  // The dialogs and hints are not part of the first paint; fetch them once the page is idle.
+  useEffect(() => preloadHeaderWhenIdle(), []);
 
   return (
     <header className="sticky top-0 z-40 border-b border-border/70 bg-background/85 backdrop-blur-md">
@@ -48,11 +52,11 @@ export function Header({ adminPanelOpen, onOpenAdminPanel }: HeaderProps) {
         <div className="ml-auto flex min-w-0 items-center gap-1 sm:gap-2">
           <CountryPicker />
           {isAdmin && (
-            <Tooltip content={t('header.openAdmin')}>
+            <LazyTooltip content={t('header.openAdmin')}>
               <Button variant="ghost" size="icon" aria-label={t('header.openAdmin')} data-testid="admin-gear" onClick={onOpenAdminPanel}>
                 <Settings aria-hidden="true" />
               </Button>
-            </Tooltip>
+            </LazyTooltip>
           )}
           {isSignedIn && user ? (
             <>

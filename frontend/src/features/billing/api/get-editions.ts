@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { EditionsSchema, type Editions } from '@life/contracts';
+import type { Editions } from '@life/contracts';
 import { apiRequest } from '@/lib/api-client';
 import { BILLING_QUERY_KEY } from './query-keys';
 
@@ -53,7 +53,9 @@ export function toEditionsView(answer: Editions): EditionsView {
 
 /** Public: sent without the bearer, so a stale token cannot sign anyone out from the landing. */
 export async function getEditions({ signal }: { signal?: AbortSignal } = {}): Promise<EditionsView> {
-  return toEditionsView(await apiRequest('/api/billing/editions', { schema: EditionsSchema, auth: false, signal }));
+  return toEditionsView(
+    await apiRequest('/api/billing/editions', { schema: () => import('./schemas').then((schemas) => schemas.EditionsSchema), auth: false, signal }),
+  );
 }
 
 export function editionsQueryOptions() {

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { CheckoutResponseSchema, type CheckoutResponse } from '@life/contracts';
+import type { CheckoutResponse } from '@life/contracts';
 import type { TFunction } from 'i18next';
 import { ApiError, apiErrorMessage, apiRequest } from '@/lib/api-client';
 import { BILLING_QUERY_KEY } from './query-keys';
@@ -24,7 +24,10 @@ export type CheckoutOutcome = 'redirecting' | 'not_configured';
  * (`VITE_STRIPE_PUBLIC_KEY`); without one it only logs 'Stripe public key not configured'.
  */
 export async function startCheckout(): Promise<CheckoutOutcome> {
-  const answer: CheckoutResponse = await apiRequest('/api/stripe/create-checkout-session', { method: 'POST', schema: CheckoutResponseSchema });
+  const answer: CheckoutResponse = await apiRequest('/api/stripe/create-checkout-session', {
+    method: 'POST',
+    schema: () => import('./schemas').then((schemas) => schemas.CheckoutResponseSchema),
+  });
   if (answer.url) {
     checkoutNavigation.assign(answer.url);
     return 'redirecting';

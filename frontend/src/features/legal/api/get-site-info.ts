@@ -1,9 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { SiteInfoSchema, type SiteInfo } from '@life/contracts';
+import type { SiteInfo } from '@life/contracts';
 import { apiRequest } from '@/lib/api-client';
 
 export function getSiteInfo({ signal }: { signal?: AbortSignal } = {}): Promise<SiteInfo> {
-  return apiRequest('/api/site', { schema: SiteInfoSchema, signal });
+  return apiRequest('/api/site', { schema: () => import('./schemas').then((schemas) => schemas.SiteInfoSchema), signal });
 }
 
 export function siteInfoQueryOptions() {

@@ -1,0 +1,11 @@
+import * as contracts from '@life/contracts';
+import { describe, expect, it } from 'vitest';
+import { CONTACT_SUBJECTS, ROLES, STORAGE_KEYS } from './contract-constants';
+
+describe('contract constants kept out of zod modules', () => {
+  it('equal the contracts', () => {
+    expect(STORAGE_KEYS).toEqual(contracts.STORAGE_KEYS);
+    expect(ROLES).toEqual(contracts.ROLES);
+    expect(CONTACT_SUBJECTS).toEqual(contracts.CONTACT_SUBJECTS);
+  });
+});
