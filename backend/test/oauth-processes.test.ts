@@ -131,6 +131,58 @@ describe('authorization server across two app instances (real PostgreSQL + Redis
   });
 });
 
+describe('refresh rotation as one statement (real PostgreSQL)', () => {
+  let t: TestApp;
+  let admin: SeededUser;
+  let person: SeededUser;
+
+  beforeAll(async () => {
+    t = await startTestApp({ role: 'web' });
+    [admin] = await seedUsers(t.db, 1, 'admin');
+    [person] = await seedUsers(t.db, 1);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('of 20 concurrent refreshes with one token exactly one succeeds, and the race revokes the winner with its family', async () => {
+    const app = (await (
+      await t.fetch('/oauth_clients', {
+        method: 'POST',
+        headers: { ...bearer(admin.token), 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Carrera', redirect_uris: ['http://127.0.0.1:7777/callback'] }),
+      })
+    ).json()) as Json;
+    const consent = (await (
+      await t.fetch('/oauth/authorize', {
+        method: 'POST',
+        headers: { ...bearer(person.token), 'content-type': 'application/json' },
+        body: JSON.stringify({ client_id: app.client_id, redirect_uri: 'http://127.0.0.1:7777/callback', scope: 'read', state: 's', action: 'allow' }),
+      })
+    ).json()) as Json;
+    const code = new URL(consent.redirect_to as string).searchParams.get('code')!;
+    const credentials = basic(app.client_id, app.client_secret);
+    const post = (body: Record<string, string>) =>
+      t.fetch('/oauth/token', { method: 'POST', headers: { authorization: credentials, 'content-type': FORM }, body: new URLSearchParams(body).toString() });
+    const first = (await (await post({ grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:7777/callback' })).json()) as Json;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => post({ grant_type: 'refresh_token', refresh_token: first.refresh_token })));
+    const bodies = await Promise.all(answers.map(async (answer) => ({ status: answer.status, body: (await answer.json()) as Json })));
+    const winners = bodies.filter((answer) => answer.status === 200);
+    expect(winners).toHaveLength(1);
+    expect(bodies.filter((answer) => answer.status === 400 && answer.body.error === 'invalid_grant')).toHaveLength(19);
+    // Decision 0012: the losers were reuses, so the winner's new pair went with the family.
+    const winner = winners[0]!.body;
+    expect((await t.fetch('/api/v1/me', { headers: bearer(winner.access_token as string) })).status).toBe(401);
+    expect((await post({ grant_type: 'refresh_token', refresh_token: winner.refresh_token as string })).status).toBe(400);
+    const family = await t.db.query<{ live: string; spent: string }>(
+      `select count(*) filter (where revoked_at is null) as live, count(*) filter (where refresh_used_at is not null) as spent
+         from oauth_tokens where family_id = (select family_id from oauth_tokens where access_token_hash = encode(sha256($1::bytea), 'hex'))`,
+      [first.access_token],
+    );
+    expect(family.rows[0]).toEqual({ live: '0', spent: '1' });
+  });
+});
+
 describe('token endpoint rate limits across two app instances', () => {
   let a: TestApp;
   let b: TestApp;

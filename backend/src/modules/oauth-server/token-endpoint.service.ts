@@ -33,6 +33,8 @@ interface Subject {
   familyId?: string;
   nonce?: string | null;
   authTime?: Date;
+  /** The refresh token this request rotates: spent by the same statement that stores the new pair. */
+  rotates?: string;
 }
 
 interface ModelClient {
@@ -176,12 +178,14 @@ export class TokenEndpointService {
         };
       },
 
-      /** Rotation: the old refresh token is spent atomically; a loser of the race is a reuse. */
+      /**
+       * Rotation: the old refresh token is spent by the statement that stores the new pair
+       * (saveToken, TokenStore.rotate), atomically; a loser of the race is a reuse.
+       */
       revokeToken: async (token: OAuth2Server.RefreshToken | OAuth2Server.Token) => {
         if (!token.refreshToken) return false;
-        if (await this.store.spendRefresh(token.refreshToken)) return true;
-        await this.refreshReused((token.user as Subject).familyId!);
-        return false;
+        (token.user as Subject).rotates = token.refreshToken;
+        return true;
       },
 
       getUserFromClient: async () => ({ id: null, clientOnly: true }) satisfies Subject,
@@ -197,7 +201,7 @@ export class TokenEndpointService {
         const subject = user as Subject;
         const modelClient = client as ModelClient;
         const scopes = token.scope ?? [];
-        await this.store.insert({
+        const row = {
           accessToken: token.accessToken,
           accessExpiresAt: token.accessTokenExpiresAt!,
           refreshToken: subject.clientOnly ? undefined : token.refreshToken,
@@ -208,7 +212,16 @@ export class TokenEndpointService {
           codeId: subject.codeId ?? null,
           familyId: subject.familyId ?? randomUUID(),
           scopes,
-        });
+        };
+        if (subject.rotates) {
+          if (!(await this.store.rotate(subject.rotates, row))) {
+            await this.refreshReused(subject.familyId!);
+            // What the library answers when revokeToken reports the spend failed.
+            throw new OAuth2Server.InvalidGrantError('Invalid grant: refresh token is invalid or could not be revoked');
+          }
+        } else {
+          await this.store.insert(row);
+        }
         const saved: OAuth2Server.Token = { ...token, scope: scopes, client, user };
         if (subject.clientOnly) {
           delete saved.refreshToken;

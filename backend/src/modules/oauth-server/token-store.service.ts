@@ -60,12 +60,9 @@ interface AccessRow {
   code_id: string | null;
 }
 
-// The token and its client only: who the person is comes from users when an answer needs it. A
-// person who asks to erase their account has every grant and token revoked at that moment
-// (AppGrantsErasureHandler), so no app represents them from then on (docs/data-rights.md).
-const SELECT = `select t.id, c.id as client_row, c.client_id, t.user_id, t.grant_id, t.scopes,
-  t.created_at, t.access_expires_at, t.refresh_expires_at, t.family_id, t.code_id
-  from oauth_tokens t join oauth_clients c on c.id = t.client_id and c.active`;
+// Lookups read the token and its (active) client only: who the person is comes from users when an
+// answer needs it. A person who asks to erase their account has every grant and token revoked at
+// that moment (AppGrantsErasureHandler), so no app represents them from then on (docs/data-rights.md).
 
 /**
  * Issued tokens, by SHA-256 hash. Every check the endpoints rely on is one SQL statement, so
@@ -81,6 +78,10 @@ export class TokenStore {
    * COMMIT (the statement returned), so every token handed out is durable.
    */
   private readonly inserts = new Batcher<NewTokenRow & { id: string }, void>((rows) => this.insertRows(rows));
+  /** Refresh rotations of concurrent requests as one statement and one commit (see rotate). */
+  private readonly rotations = new Batcher<{ presented: string; row: NewTokenRow; id: string }, boolean>((calls) => this.rotateRows(calls));
+  /** Refresh-token lookups of concurrent requests as one statement. */
+  private readonly refreshLookups = new Batcher<string, AccessRow | undefined>((hashes) => this.refreshRows(hashes));
   /** Access-token lookups of concurrent requests as one `where access_token_hash in (...)` statement. */
   private readonly accessLookups = new Batcher<string, AccessRow | undefined>((hashes) => this.accessRows(hashes));
 
@@ -188,11 +189,7 @@ export class TokenStore {
   /** A refresh token that has not been spent, revoked or expired, or null. */
   async findRefresh(token: string): Promise<RefreshTokenInfo | null> {
     if (!token.startsWith(REFRESH_TOKEN_PREFIX) || token.length > 200) return null;
-    const rows = await this.db.execute<AccessRow[]>(
-      `${SELECT} where t.refresh_token_hash = ? and t.revoked_at is null and t.refresh_used_at is null and t.refresh_expires_at > now()`,
-      [sha256(token)],
-    );
-    const row = rows[0];
+    const row = await this.refreshLookups.add(sha256(token));
     if (!row) return null;
     return {
       tokenId: row.id,
@@ -219,21 +216,91 @@ export class TokenStore {
     return row ? { id: row.id, familyId: row.family_id, clientRowId: row.client_id, used: !!row.refresh_used_at, revoked: !!row.revoked_at } : null;
   }
 
-  /** Spends a refresh token: true for exactly one caller, however many race. */
-  async spendRefresh(token: string): Promise<boolean> {
-    const rows = await this.db.execute<{ id: string }[]>(
-      'update oauth_tokens set refresh_used_at = now() where refresh_token_hash = ? and refresh_used_at is null and revoked_at is null returning id',
-      [sha256(token)],
-    );
-    return rows.length === 1;
+  /**
+   * Refresh rotation as one statement and one commit: spends the presented refresh token and
+   * stores the new pair only if this call spent it; true for exactly one caller, however many
+   * race. A revocation racing with it either comes first (the spend sees `revoked_at` and stores
+   * nothing) or waits for the spent row's lock and then runs again and sees the new row
+   * (revokeTokens below), so the new pair never outlives its family, code or grant.
+   */
+  rotate(presented: string, row: NewTokenRow): Promise<boolean> {
+    return this.rotations.add({ presented, row, id: randomUUID() });
+  }
+
+  /**
+   * The rotations of concurrent requests as one statement and one commit (the presented hashes as
+   * bpchar[], the column's type: as text[] PostgreSQL would compare text and scan the whole table
+   * instead of using the unique index). Two of them presenting
+   * the same token join the same row: PostgreSQL updates it once, so only one new pair is stored.
+   */
+  private async rotateRows(calls: { presented: string; row: NewTokenRow; id: string }[]): Promise<boolean[]> {
+    const column = <T>(pick: (call: { presented: string; row: NewTokenRow; id: string }) => T) => calls.map(pick);
+    const stored = await sql<{ id: string }>`with input as (select * from unnest(
+        ${column((c) => sha256(c.presented))}::bpchar[], ${column((c) => c.id)}::uuid[], ${column((c) => sha256(c.row.accessToken))}::text[],
+        ${column((c) => (c.row.refreshToken ? sha256(c.row.refreshToken) : null))}::text[], ${column((c) => c.row.accessExpiresAt)}::timestamptz[],
+        ${column((c) => c.row.refreshExpiresAt ?? null)}::timestamptz[], ${column((c) => c.row.clientRowId)}::uuid[],
+        ${column((c) => c.row.userId)}::uuid[], ${column((c) => c.row.grantId)}::uuid[], ${column((c) => c.row.codeId)}::uuid[],
+        ${column((c) => c.row.familyId)}::uuid[], ${column((c) => JSON.stringify(c.row.scopes))}::text[])
+        as i(presented, id, access_hash, refresh_hash, access_expires, refresh_expires, client_id, user_id, grant_id, code_id, family_id, scopes)),
+      spent as (update oauth_tokens t set refresh_used_at = now() from input i
+        where t.refresh_token_hash = i.presented and t.refresh_used_at is null and t.revoked_at is null returning i.*)
+      insert into oauth_tokens (id, created_at, updated_at, access_token_hash, refresh_token_hash, access_expires_at, refresh_expires_at,
+        client_id, user_id, grant_id, code_id, family_id, scopes)
+      select id, now(), now(), access_hash, refresh_hash, access_expires, refresh_expires, client_id, user_id, grant_id, code_id, family_id, scopes::jsonb
+      from spent returning id`.execute(this.pool);
+    const winners = new Set(stored.rows.map((row) => row.id));
+    return calls.map((call) => winners.has(call.id));
+  }
+
+  private async refreshRows(hashes: string[]): Promise<(AccessRow | undefined)[]> {
+    const rows = await this.pool
+      .selectFrom('oauth_tokens as t')
+      .innerJoin('oauth_clients as c', (join) => join.onRef('c.id', '=', 't.client_id').on('c.active', '=', true))
+      .select([
+        't.id',
+        'c.id as client_row',
+        'c.client_id',
+        't.user_id',
+        't.grant_id',
+        't.scopes',
+        't.created_at',
+        't.access_expires_at',
+        't.refresh_expires_at',
+        't.family_id',
+        't.code_id',
+        't.refresh_token_hash',
+      ])
+      .where('t.refresh_token_hash', 'in', [...new Set(hashes)])
+      .where('t.revoked_at', 'is', null)
+      .where('t.refresh_used_at', 'is', null)
+      .where('t.refresh_expires_at', '>', sql<Date>`now()`)
+      .execute();
+    const byHash = new Map(rows.map((row) => [row.refresh_token_hash, row as unknown as AccessRow]));
+    return hashes.map((hash) => byHash.get(hash));
+  }
+
+  /**
+   * Revokes the live tokens matching `column = value`, twice: a refresh rotation that held the
+   * lock of a row the first pass revoked committed its new pair before the first pass ended,
+   * and only a statement started after that sees the new row.
+   */
+  private async revokeTokens(column: 'family_id' | 'code_id' | 'grant_id' | 'user_id', value: string, reason: string): Promise<number> {
+    let revoked = 0;
+    for (let pass = 0; pass < 2; pass++) {
+      const rows = await this.pool
+        .updateTable('oauth_tokens')
+        .set({ revoked_at: sql<Date>`now()`, revoked_reason: reason })
+        .where(column, '=', value)
+        .where('revoked_at', 'is', null)
+        .returning('id')
+        .execute();
+      revoked += rows.length;
+    }
+    return revoked;
   }
 
   async revokeFamily(familyId: string, reason: RevokeReason): Promise<number> {
-    const rows = await this.db.execute<{ id: string }[]>(
-      'update oauth_tokens set revoked_at = now(), revoked_reason = ? where family_id = ? and revoked_at is null returning id',
-      [reason, familyId],
-    );
-    return rows.length;
+    return this.revokeTokens('family_id', familyId, reason);
   }
 
   async revokeById(id: string, reason: RevokeReason): Promise<void> {
@@ -241,28 +308,16 @@ export class TokenStore {
   }
 
   async revokeFromCode(codeId: string): Promise<number> {
-    const rows = await this.db.execute<{ id: string }[]>(
-      `update oauth_tokens set revoked_at = now(), revoked_reason = 'code_replay' where code_id = ? and revoked_at is null returning id`,
-      [codeId],
-    );
-    return rows.length;
+    return this.revokeTokens('code_id', codeId, 'code_replay');
   }
 
   async revokeGrant(grantId: string): Promise<number> {
-    const rows = await this.db.execute<{ id: string }[]>(
-      `update oauth_tokens set revoked_at = now(), revoked_reason = 'grant_revoked' where grant_id = ? and revoked_at is null returning id`,
-      [grantId],
-    );
-    return rows.length;
+    return this.revokeTokens('grant_id', grantId, 'grant_revoked');
   }
 
   /** Every live token issued for a person, whatever grant (account erasure). */
   async revokeAllOfUser(userId: string): Promise<number> {
-    const rows = await this.db.execute<{ id: string }[]>(
-      `update oauth_tokens set revoked_at = now(), revoked_reason = 'revoked' where user_id = ? and revoked_at is null returning id`,
-      [userId],
-    );
-    return rows.length;
+    return this.revokeTokens('user_id', userId, 'revoked');
   }
 
   /** The access token's row whatever its state, for revocation by its own client. */
