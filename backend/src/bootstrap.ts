@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { NestFactory } from '@nestjs/core';
+import { MikroORM } from '@mikro-orm/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { INestApplicationContext } from '@nestjs/common';
 import cookie from '@fastify/cookie';
@@ -80,6 +81,8 @@ export async function createWebApp(runtime: Runtime, role: Exclude<ProcessRole, 
 
   // Security headers (CSP, HSTS on https, referrer policy, frame options), computed once at start.
   const security = securityHeaders(config.appUrl);
+  // Each request's unit of work is forked from this app's root EntityManager, on first use.
+  const rootEm = app.get(MikroORM).em;
 
   // CORS only for configured origins (third-party SPAs calling /oauth/token, /api/v1...): the
   // app itself is same-origin and needs none. No credentials: our APIs use bearer tokens.
@@ -107,7 +110,7 @@ export async function createWebApp(runtime: Runtime, role: Exclude<ProcessRole, 
       spa.send(reply);
       return;
     }
-    enterRequestScope(request, done);
+    enterRequestScope(request, rootEm, done);
   });
   fastify.addHook('onResponse', requestLogHook(app.get<PinoLogger>(ROOT_LOGGER)));
 

@@ -2,7 +2,7 @@ import { createHash, generateKeyPairSync, randomBytes, randomUUID } from 'node:c
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT } from 'jose';
-import { freePort } from '@life/test-support';
+import { freePort, pollUntil } from '@life/test-support';
 import { startAllStandIns, type AllStandIns, type LoginProviderName } from '@life/test-support/standins';
 import { startOidcServer, subjectFor } from '../src/modules/auth/dev-idp/oidc-server.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -713,15 +713,37 @@ describe('Identity: sign-in with stand-in providers, sessions, roles (real Postg
     });
 
     it('refuses expired and revoked sessions with 401', async () => {
+      // Rows changed behind the app's back (the clock, another tool): seen once the process's
+      // short session cache (SESSION_CACHE_MS) lets go of them.
       const expired = await seedSession('user', 'expiring');
       expect((await api('/api/users/me', { token: expired.token })).status).toBe(200);
       await t.db.query(`update sessions set expires_at = now() - interval '1 second' where id = $1`, [expired.sessionId]);
+      await pollUntil(async () => (await api('/api/users/me', { token: expired.token })).status === 401, 'the expired session refused');
       await expectError(await api('/api/users/me', { token: expired.token }), 401, 'unauthorized');
 
       const revoked = await seedSession('admin', 'revokedadmin');
       expect((await api('/beta-invites', { token: revoked.token })).status).toBe(200);
       await t.db.query(`update sessions set revoked_at = now() where id = $1`, [revoked.sessionId]);
+      await pollUntil(async () => (await api('/beta-invites', { token: revoked.token })).status === 401, 'the revoked session refused');
       await expectError(await api('/beta-invites', { token: revoked.token }), 401, 'unauthorized');
+    });
+
+    it('forgets a session at once when the app itself ends it, in this process and in another one', async () => {
+      // A second web process on the same database and Redis (same QUEUE_PREFIX, so the same channels).
+      const other = await startTestApp({ db: t.db, env: { QUEUE_PREFIX: t.queuePrefix } });
+      try {
+        const session = await seedSession('user', 'twoplaces');
+        const inOther = () => other.fetch('/api/users/me', { headers: { authorization: `Bearer ${session.token}` } });
+        expect((await api('/api/users/me', { token: session.token })).status).toBe(200);
+        expect((await inOther()).status).toBe(200);
+        // Logout here: refused here straight away (no waiting), and in the other process as soon as it hears of it.
+        expect((await api('/api/auth/logout', { token: session.token, method: 'POST' })).status).toBeLessThan(300);
+        await expectError(await api('/api/users/me', { token: session.token }), 401, 'unauthorized');
+        await pollUntil(async () => (await inOther()).status === 401, 'the other process to refuse the session');
+      } finally {
+        // Not other.close(): the database and the Redis keys belong to the first app.
+        await other.app.close();
+      }
     });
   });
 

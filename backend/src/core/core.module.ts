@@ -1,8 +1,7 @@
-import { Global, Inject, Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
+import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, DiscoveryModule } from '@nestjs/core';
 import { BullModule } from '@nestjs/bullmq';
 import { CqrsModule } from '@nestjs/cqrs';
-import { MikroORM } from '@mikro-orm/core';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { KeyRing } from './crypto/key-ring.js';
@@ -15,7 +14,7 @@ import { MigrationRunner } from './database/migration-runner.js';
 import { ormConfig, type OrmOptions } from './database/orm.config.js';
 import { GlobalExceptionFilter } from './http/global-exception.filter.js';
 import { SpaIndex } from './http/spa.js';
-import { contextEntityManager, setRootEntityManager } from './http/request-scope.js';
+import { contextEntityManager } from './http/request-scope.js';
 import { createRootLogger, loggerModule } from './logging/logger.module.js';
 import { DocsController } from './openapi/docs.controller.js';
 import { OpenApiService } from './openapi/openapi.service.js';
@@ -40,15 +39,6 @@ export interface CoreOptions {
 
 /** The process's root pino logger (core/logging): the request log hook writes with it. */
 export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
-
-/** Lets each HTTP request fork its unit of work from the ORM's root EntityManager (core/http/request-scope). */
-class RequestScopeBinding implements OnModuleInit {
-  constructor(@Inject(MikroORM) private readonly orm: MikroORM) {}
-
-  onModuleInit(): void {
-    setRootEntityManager(this.orm.em);
-  }
-}
 
 /** Configuration, logging, database, Redis, queues, rate limits, errors, validation and API docs. */
 @Global()
@@ -75,7 +65,6 @@ export class CoreModule {
       providers: [
         { provide: APP_CONFIG, useValue: config },
         { provide: ROOT_LOGGER, useValue: rootLogger },
-        RequestScopeBinding,
         { provide: KeyRing, useValue: keyRing },
         { provide: SEALED_TABLES, useValue: options.sealedTables },
         { provide: PROCESS_ROLE, useValue: role },

@@ -12,6 +12,8 @@ export interface RequestFacts {
 
 interface RequestStore {
   readonly request: RequestFacts;
+  /** The application's root EntityManager (per app: a test process may run several). */
+  readonly root: EntityManager;
   /** This request's unit of work, forked on first use (a request that never touches the database never forks one). */
   em?: EntityManager;
 }
@@ -24,19 +26,12 @@ interface RequestStore {
 const storage = new AsyncLocalStorage<RequestStore>();
 
 /** Runs `next` (the rest of the request's lifecycle) inside the request's scope. */
-export function enterRequestScope(request: RequestFacts, next: () => void): void {
-  storage.run({ request }, next);
+export function enterRequestScope(request: RequestFacts, root: EntityManager, next: () => void): void {
+  storage.run({ request, root }, next);
 }
 
 /** The current request, or undefined outside one (a queue worker, the CLI, startup). */
 export const currentRequest = (): RequestFacts | undefined => storage.getStore()?.request;
-
-let rootEntityManager: EntityManager | undefined;
-
-/** Called once the ORM exists: request units of work are forked from it. */
-export function setRootEntityManager(em: EntityManager): void {
-  rootEntityManager = em;
-}
 
 /**
  * MikroORM's `context` option: which EntityManager the injected (global) one stands for right
@@ -47,7 +42,7 @@ export function contextEntityManager(name: string): EntityManager | undefined {
   const explicit = RequestContext.getEntityManager(name);
   if (explicit) return explicit;
   const store = storage.getStore();
-  if (!store || !rootEntityManager) return undefined;
-  store.em ??= rootEntityManager.fork({ disableContextResolution: true });
+  if (!store) return undefined;
+  store.em ??= store.root.fork({ disableContextResolution: true });
   return store.em;
 }

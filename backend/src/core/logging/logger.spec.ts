@@ -16,7 +16,7 @@ describe('logging (pino, no per-request middleware)', () => {
     const { lines, stream } = capture();
     const logger = createRootLogger({ env: 'test', logLevel: 'info' }, stream);
     logger.info('starting');
-    enterRequestScope(request('/api/site', 'abc-123'), () => logger.warn({ body: { password: 'hunter2' } }, 'inside'));
+    enterRequestScope(request('/api/site', 'abc-123'), undefined as never, () => logger.warn({ body: { password: 'hunter2' } }, 'inside'));
     expect(lines.map((line) => [line.msg, (line.req as { id?: string } | undefined)?.id])).toEqual([
       ['starting', undefined],
       ['inside', 'abc-123'],

@@ -13,14 +13,15 @@ import { SecurityEventsAuditor } from './handlers/security-events.handler.js';
  */
 @Module({})
 export class AuditModule {
-  static forRoot(role: ProcessRole): DynamicModule {
-    const web = role !== 'worker';
+  // The role no longer changes what this module holds (kept for the app module's call).
+  static forRoot(_role: ProcessRole): DynamicModule {
     return {
       module: AuditModule,
-      // @Audited routes of other modules (admin, auth) get AuditInterceptor, which needs AuditService.
-      global: web,
-      exports: web ? [AuditService] : [],
-      providers: [AuditService, SecurityEventsAuditor, AuditErasureHandler, AuditPersonalDataHandler, AuditPageHandler, ...(web ? [AuditInterceptor] : [])],
+      // @Audited routes of other modules (admin, auth) get AuditInterceptor, which needs
+      // AuditService wherever those controllers are declared (in every role).
+      global: true,
+      exports: [AuditService],
+      providers: [AuditService, SecurityEventsAuditor, AuditErasureHandler, AuditPersonalDataHandler, AuditPageHandler, AuditInterceptor],
     };
   }
 }

@@ -17,6 +17,7 @@ import { OidcVerifier } from './oidc-verifier.js';
 import { SessionPersonHandler, SessionStartHandler } from './queries/session-start.handler.js';
 import { SessionService } from './session.service.js';
 import { SessionStrategy } from './session.strategy.js';
+import { PersonChangedHandler } from './handlers/person-changed.handler.js';
 
 /** Sign-in, sessions, roles, beta invitations and the login provider configuration. */
 @Module({
@@ -34,6 +35,7 @@ import { SessionStrategy } from './session.strategy.js';
     SessionStartHandler,
     SessionPersonHandler,
     AuthErasureHandler,
+    PersonChangedHandler,
     ...AUTH_ADMIN_HANDLERS,
     ...AUTH_SIGN_IN_HANDLERS,
     AuthPersonalDataHandler,

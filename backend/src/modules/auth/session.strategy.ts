@@ -23,7 +23,7 @@ export class SessionStrategy extends PassportStrategy(Strategy, 'session') {
     if (!token) throw new AuthError(AuthErrorCode.Unauthorized, msg('auth.signInRequired'));
     const live = await this.sessions.authenticatePerson(token);
     if (!live) throw new AuthError(AuthErrorCode.Unauthorized, msg('auth.sessionExpired'));
-    const { session, person } = live;
-    return { id: person.id, email: person.email, username: person.username, role: person.role, sessionId: session.id, token };
+    const { sessionId, person } = live;
+    return { id: person.id, email: person.email, username: person.username, role: person.role, sessionId, token };
   }
 }

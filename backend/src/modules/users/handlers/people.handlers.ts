@@ -3,6 +3,8 @@ import type { UserProfile } from '@life/contracts';
 import { ApplyConfiguredRoleCommand, CreatePersonCommand, UpdateUsernameCommand } from '../public/commands.js';
 import { IsConfiguredAdminQuery, PersonAccountQuery, PersonByEmailQuery, ProfileQuery, type PersonAccount } from '../public/queries.js';
 import { toAccount, toProfile, UsersService } from '../users.service.js';
+import { AwaitingEventPublisher } from '../../../core/events/awaiting-event-publisher.js';
+import { PersonChangedEvent } from '../public/events.js';
 
 @QueryHandler(PersonAccountQuery)
 export class PersonAccountHandler implements IQueryHandler<PersonAccountQuery> {
@@ -47,17 +49,27 @@ export class CreatePersonHandler implements ICommandHandler<CreatePersonCommand>
 
 @CommandHandler(ApplyConfiguredRoleCommand)
 export class ApplyConfiguredRoleHandler implements ICommandHandler<ApplyConfiguredRoleCommand> {
-  constructor(private readonly users: UsersService) {}
+  constructor(
+    private readonly users: UsersService,
+    private readonly events: AwaitingEventPublisher,
+  ) {}
   async execute({ userId }: ApplyConfiguredRoleCommand): Promise<PersonAccount> {
-    return toAccount(await this.users.applyConfiguredRoleOf(userId));
+    const account = toAccount(await this.users.applyConfiguredRoleOf(userId));
+    await this.events.publish(new PersonChangedEvent(userId));
+    return account;
   }
 }
 
 @CommandHandler(UpdateUsernameCommand)
 export class UpdateUsernameHandler implements ICommandHandler<UpdateUsernameCommand> {
-  constructor(private readonly users: UsersService) {}
-  execute({ userId, username }: UpdateUsernameCommand): Promise<UserProfile> {
-    return this.users.updateUsername(userId, username);
+  constructor(
+    private readonly users: UsersService,
+    private readonly events: AwaitingEventPublisher,
+  ) {}
+  async execute({ userId, username }: UpdateUsernameCommand): Promise<UserProfile> {
+    const profile = await this.users.updateUsername(userId, username);
+    await this.events.publish(new PersonChangedEvent(userId));
+    return profile;
   }
 }
 
