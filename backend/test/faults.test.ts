@@ -221,9 +221,12 @@ describe('PostgreSQL goes away and comes back while the app serves', () => {
       }),
     ).rejects.toThrow();
 
-    // Stopped: connections are refused.
-    expectUnavailable(await call(t, '/api/users/me', auth));
+    // Stopped: connections are refused. The session read a moment ago may still be remembered
+    // (SESSION_CACHE_MS, at most a second), and /api/users/me needs nothing else: once that
+    // memory lapses it too answers the clear 503.
     expectUnavailable(await call(t, '/api/external-services/all', auth));
+    await pollUntil(async () => (await call(t, '/api/users/me', auth)).status === 503, 'the remembered session to lapse');
+    expectUnavailable(await call(t, '/api/users/me', auth));
     expectUnavailable(await sendContact(t, uniqueEmail('down')));
     expect((await call(t, '/api/health')).status).toBe(503);
 
