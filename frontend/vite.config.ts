@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { readFileSync } from 'node:fs';
 import { fileURLToPath, URL } from 'node:url';
 import type { IncomingMessage } from 'node:http';
 import tailwindcss from '@tailwindcss/vite';
@@ -52,6 +53,21 @@ function pureContractSchemas(): Plugin {
   };
 }
 
+/**
+ * `import('./locales/es.json?all')`: the whole locale file as a module of its own. i18n.ts imports
+ * a few of its top-level keys by name for the first paint, and a file imported both ways would
+ * travel whole in the first chunk; the query makes the full copy a separate, lazily loaded chunk.
+ */
+function wholeLocaleFile(): Plugin {
+  return {
+    name: 'life:whole-locale-file',
+    load(id) {
+      if (!id.endsWith('.json?all')) return null;
+      return { code: `export default ${readFileSync(id.slice(0, -'?all'.length), 'utf8')};`, moduleType: 'js' };
+    },
+  };
+}
+
 interface ProgramNode {
   type: string;
   kind?: string;
@@ -69,6 +85,7 @@ export default defineConfig({
     // Must come before the React plugin.
     tanstackRouter({ target: 'react', autoCodeSplitting: true }),
     pureContractSchemas(),
+    wholeLocaleFile(),
     react(),
     tailwindcss(),
   ],
@@ -80,6 +97,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     sourcemap: false,
+    // Every browser the app supports preloads modules itself (modulepreload): no polyfill in the first chunk.
+    modulePreload: { polyfill: false },
     rolldownOptions: {
       output: {
         // Long-lived vendor chunks cache across deploys; app code stays split per route.
@@ -89,6 +108,14 @@ export default defineConfig({
             // Only imported on demand by the checkout (sessionId branch): keep it out of the eager vendor chunk.
             { name: 'stripe', test: /node_modules[\\/]@stripe[\\/]/, priority: 40 },
             { name: 'tanstack', test: /node_modules[\\/]@tanstack[\\/]/, priority: 20 },
+            // Every page's first render translates: i18next in a chunk of its own name.
+            { name: 'i18next', test: /node_modules[\\/]i18next[\\/]/, priority: 20 },
+            // Dialogs, sheets, tooltips: loaded after the first paint (the header's when idle), never before it.
+            {
+              name: 'radix',
+              test: /node_modules[\\/](@radix-ui|@floating-ui|radix-ui|react-remove-scroll|react-remove-scroll-bar|react-style-singleton|use-callback-ref|use-sidecar|aria-hidden|tslib)[\\/]/,
+              priority: 20,
+            },
             // Validation: loaded with the first API answer that needs a schema, never before the first paint.
             { name: 'zod', test: /node_modules[\\/]zod[\\/]/, priority: 20 },
           ],

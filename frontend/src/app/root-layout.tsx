@@ -3,11 +3,15 @@ import { Outlet } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { Footer } from '@/components/layout/footer';
 import { Header } from '@/components/layout/header';
+import { loadAllSpanish } from '@/i18n/i18n';
 import { isFramed } from '@/lib/frame';
 import { useSession } from '@/lib/session';
 
 // Only admins ever open the panel, so its code (and later its sections) loads on demand.
-const AdminPanel = lazy(() => import('@/features/admin/components/admin-panel').then((module) => ({ default: module.AdminPanel })));
+// It opens over the landing page too, whose Spanish is only the part that page shows.
+const AdminPanel = lazy(() =>
+  Promise.all([import('@/features/admin/components/admin-panel'), loadAllSpanish()]).then(([module]) => ({ default: module.AdminPanel })),
+);
 
 export function RootLayout() {
   const { t } = useTranslation();

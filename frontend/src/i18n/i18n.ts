@@ -1,7 +1,9 @@
 import i18n, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { LOCALE_CODES, type LocaleCode } from './countries';
-import es from './locales/es.json';
+// Only the parts of Spanish the landing page and the header show (Vite's named JSON imports keep
+// the rest out of the bundle); `loadAllSpanish` adds the rest for every other page. Issue 15.
+import { app, billing, common, countryPicker, footer, header, landing, loginDialog, loginError, notFound, sideMenu } from './locales/es.json';
 
 /** Spanish is the source language; every key exists in es.json first. */
 export const SOURCE_LANGUAGE = 'es';
@@ -10,9 +12,35 @@ export type UiLanguage = LocaleCode;
 
 export const SUPPORTED_UI_LANGUAGES: readonly UiLanguage[] = LOCALE_CODES;
 
+/** What the landing page (and its header and footer, dialogs included) needs of Spanish. */
+const FIRST_PAINT_SPANISH = { app, billing, common, countryPicker, footer, header, landing, loginDialog, loginError, notFound, sideMenu };
+
+/** All of es.json, as its own module (the query gives it its own chunk). */
+const loadSpanish = (): Promise<{ default: ResourceKey }> => import('./locales/es.json?all');
+
+let allSpanish: Promise<void> | undefined;
+
 /**
- * Spanish is bundled (it is the default and the fallback for any missing key); every other
- * language is its own chunk, fetched the first time someone switches to it.
+ * Adds the rest of Spanish (the source, and every language's fallback) to what is bundled. The
+ * root route awaits it before any page other than `/`, the admin panel with its code, and the
+ * header asks for it when the page is idle. Resolves at once once done.
+ */
+export function loadAllSpanish(): Promise<void> {
+  allSpanish ??= loadSpanish().then(
+    (module) => {
+      i18n.addResourceBundle(SOURCE_LANGUAGE, 'translation', module.default, true, false);
+    },
+    (error: unknown) => {
+      allSpanish = undefined;
+      throw error;
+    },
+  );
+  return allSpanish;
+}
+
+/**
+ * The landing page's Spanish is bundled (it is the default and the fallback for any missing
+ * key); every other language is its own chunk, fetched the first time someone switches to it.
  */
 const LOADERS: Record<Exclude<UiLanguage, typeof SOURCE_LANGUAGE>, () => Promise<{ default: ResourceKey }>> = {
   en: () => import('./locales/en.json'),
@@ -26,7 +54,7 @@ const LOADERS: Record<Exclude<UiLanguage, typeof SOURCE_LANGUAGE>, () => Promise
 
 /** Loads the messages of one language (Spanish included) as a plain object. */
 export async function loadMessages(language: UiLanguage): Promise<ResourceKey> {
-  return language === SOURCE_LANGUAGE ? es : (await LOADERS[language]()).default;
+  return language === SOURCE_LANGUAGE ? (await loadSpanish()).default : (await LOADERS[language]()).default;
 }
 
 /** An i18next backend reading the locale chunks above, so `changeLanguage` waits for them. */
@@ -50,7 +78,7 @@ void i18n
   .use(localeChunks)
   .use(initReactI18next)
   .init({
-    resources: { [SOURCE_LANGUAGE]: { translation: es } },
+    resources: { [SOURCE_LANGUAGE]: { translation: FIRST_PAINT_SPANISH } },
     // Spanish is in the bundle; the backend fetches the other languages.
     partialBundledLanguages: true,
     lng: SOURCE_LANGUAGE,

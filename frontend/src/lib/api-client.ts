@@ -1,6 +1,7 @@
 import type { ApiError as ApiErrorBody } from '@life/contracts';
 import i18n from '@/i18n/i18n';
 import type { z } from 'zod';
+import { afterFirstPaint } from './first-paint';
 import { clearSession, getAuthToken } from './session';
 
 /** Any non-2xx answer from the API. `code` is the server's machine-readable `error` field. */
@@ -62,7 +63,7 @@ export function setUnauthorizedHandler(handler: UnauthorizedHandler): void {
 /**
  * How a call validates its answer: a zod schema, or a function that loads one. Code on the landing
  * page passes a loader (`() => import('./schemas').then((m) => m.XSchema)`), so zod and the
- * schema are fetched with the first answer that needs them, not before the page's first paint
+ * schema are fetched with the first answer that needs them, after the page's first paint
  * (issue 15).
  */
 export type AnswerSchema = z.ZodType | (() => Promise<z.ZodType>);
@@ -154,10 +155,10 @@ export async function apiRequest<TSchema extends AnswerSchema | undefined = unde
   if (response.status === 204) return undefined as Result<TSchema>;
   const text = await response.text();
   const data: unknown = text ? JSON.parse(text) : undefined;
-  // A loader runs once the answer is here: the landing page's first call must not fetch zod while
-  // the page is still on its way to its first paint (it is cached after the first time).
+  // A loader runs once the answer is here and the page has painted: the landing page's first call
+  // must not fetch zod while the page is on its way to its first paint (cached after that).
   const source: AnswerSchema | undefined = schema;
-  const validator = typeof source === 'function' ? await source() : source;
+  const validator = typeof source === 'function' ? await afterFirstPaint().then(source) : source;
   return (validator ? validator.parse(data) : data) as Result<TSchema>;
 }
 

@@ -2,6 +2,11 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import i18n from '@/i18n/i18n';
+import es from '@/i18n/locales/es.json';
+
+// The app bundles only the landing page's Spanish and loads the rest before other pages (the
+// root route); components rendered alone in tests get all of it up front.
+i18n.addResourceBundle('es', 'translation', es, true, false);
 
 // jsdom does not scroll; the router's scroll restoration calls this on every navigation.
 window.scrollTo = () => {};

@@ -1,5 +1,7 @@
 import { Component, lazy, Suspense, useId, useState, type ReactNode } from 'react';
 import { loadTooltip } from '@/components/ui/lazy-tooltip';
+import { loadAllSpanish } from '@/i18n/i18n';
+import { afterFirstPaint } from '@/lib/first-paint';
 
 type OverlaysModule = typeof import('./header-overlays');
 
@@ -19,8 +21,10 @@ export const LoginProvidersDialog = lazy(() => preloadHeaderOverlays().then((mod
 export const SideMenuSheet = lazy(() => preloadHeaderOverlays().then((module) => ({ default: module.SideMenuSheet })));
 
 /**
- * Once the page has loaded and the browser is idle, fetches the header's dialogs and tooltips,
- * so the first press of a header button rarely waits for them. Returns a cancel function.
+ * Once the page has painted its first content and the browser is idle, fetches the header's
+ * dialogs and tooltips (and the rest of Spanish), so the first press of a header button, or the
+ * first move to another page, rarely waits for them, and they never compete with the first
+ * paint. Returns a cancel function.
  */
 export function preloadHeaderWhenIdle(): () => void {
   let cancelled = false;
@@ -29,18 +33,18 @@ export function preloadHeaderWhenIdle(): () => void {
     if (cancelled) return;
     void preloadHeaderOverlays().catch(() => undefined);
     void loadTooltip().catch(() => undefined);
+    // The rest of Spanish, so a first move to another page does not wait for it.
+    void loadAllSpanish().catch(() => undefined);
   };
-  // Without requestIdleCallback (Safari), a second after the load event.
-  const whenIdle = () => {
+  void afterFirstPaint().then(() => {
+    if (cancelled) return;
+    // Without requestIdleCallback (Safari), a second later.
     if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(preload, { timeout: 2_000 });
     else timer = window.setTimeout(preload, 1_000);
-  };
-  if (document.readyState === 'complete') whenIdle();
-  else window.addEventListener('load', whenIdle, { once: true });
+  });
   return () => {
     cancelled = true;
     window.clearTimeout(timer);
-    window.removeEventListener('load', whenIdle);
   };
 }
 
