@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, createSecretKey, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -18,7 +18,10 @@ const FORMAT = 'v1';
  * can be re-encrypted under a new key while old ones still read.
  */
 export class KeyRing {
-  private readonly keys = new Map<string, Buffer>();
+  /** Each key as a KeyObject made once (making one per call showed in the proxy's profile). */
+  private readonly keys = new Map<string, KeyObject>();
+  /** keyedHash's derived key per purpose, derived once. */
+  private readonly purposeKeys = new Map<string, Buffer>();
   readonly primaryId: string;
 
   constructor(keys: Key[]) {
@@ -27,7 +30,7 @@ export class KeyRing {
       if (!KEY_ID.test(key.id)) throw new KeyRingError(`ENCRYPTION_KEYS: key id "${key.id}" must match ${KEY_ID}`);
       if (key.secret.length !== 32) throw new KeyRingError(`ENCRYPTION_KEYS: key "${key.id}" must be 32 bytes (base64)`);
       if (this.keys.has(key.id)) throw new KeyRingError(`ENCRYPTION_KEYS: key id "${key.id}" appears twice`);
-      this.keys.set(key.id, key.secret);
+      this.keys.set(key.id, createSecretKey(key.secret));
     }
     this.primaryId = keys[0]!.id;
   }
@@ -81,7 +84,11 @@ export class KeyRing {
    * Rotating the primary key changes every such hash.
    */
   keyedHash(purpose: string, value: string): string {
-    const key = Buffer.from(hkdfSync('sha256', this.keys.get(this.primaryId)!, '', `life:${purpose}`, 32));
+    let key = this.purposeKeys.get(purpose);
+    if (!key) {
+      key = Buffer.from(hkdfSync('sha256', this.keys.get(this.primaryId)!, '', `life:${purpose}`, 32));
+      this.purposeKeys.set(purpose, key);
+    }
     return createHmac('sha256', key).update(value).digest('hex');
   }
 
