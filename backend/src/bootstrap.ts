@@ -15,6 +15,7 @@ import { type KeyRing, KeyRingError, loadKeyRing } from './core/crypto/key-ring.
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './core/database/embedded-postgres.js';
 import { requestIdFor } from './core/http/request-id.js';
 import { securityHeaders } from './core/http/security-headers.js';
+import { corsHandler } from './core/http/cors.js';
 import { enterRequestScope } from './core/http/request-scope.js';
 import { ROOT_LOGGER } from './core/core.module.js';
 import { requestLogHook } from './core/logging/logger.module.js';
@@ -80,21 +81,11 @@ export async function createWebApp(runtime: Runtime, role: Exclude<ProcessRole, 
   const spa = app.get(SpaIndex);
 
   // Security headers (CSP, HSTS on https, referrer policy, frame options), computed once at start.
-  const security = securityHeaders(config.appUrl);
+  const security = securityHeaders(config.appUrl, { varyOnOrigin: config.corsOrigins.length > 0 });
+  // CORS for the configured origins only (core/http/cors.ts).
+  const cors = corsHandler(config.corsOrigins);
   // Each request's unit of work is forked from this app's root EntityManager, on first use.
   const rootEm = app.get(MikroORM).em;
-
-  // CORS only for configured origins (third-party SPAs calling /oauth/token, /api/v1...): the
-  // app itself is same-origin and needs none. No credentials: our APIs use bearer tokens.
-  app.enableCors({
-    // A list, not a function: the plugin checks the Origin header against it without a callback per request.
-    origin: [...config.corsOrigins],
-    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: ['authorization', 'content-type', 'x-request-id'],
-    exposedHeaders: ['x-request-id', 'retry-after', 'www-authenticate'],
-    credentials: false,
-    maxAge: 600,
-  });
 
   // Every answer: its request id and the security headers. The rest of the request runs in its
   // scope (core/http/request-scope: log lines' request id, audit facts, the database unit of
@@ -103,6 +94,7 @@ export async function createWebApp(runtime: Runtime, role: Exclude<ProcessRole, 
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.headers(security.default);
     void reply.header('x-request-id', request.id);
+    if (cors(request, reply)) return;
     const pathname = pathOf(request.url);
     if (isNegotiatedPage(pathname) && wantsHtml(request)) {
       // The admin panel's Autorizar shows the consent page in a dialog: only this page, only to us.

@@ -616,8 +616,18 @@ describe('authorization server rate limits', () => {
     expect(allowed.status).toBe(204);
     expect(allowed.headers.get('access-control-allow-origin')).toBe('https://spa.example');
     expect(allowed.headers.get('access-control-allow-credentials')).toBeNull();
+    expect(allowed.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(allowed.headers.get('access-control-allow-headers')).toContain('authorization');
     const other = await t.fetch('/oauth/token', { method: 'OPTIONS', headers: { origin: 'https://other.example', 'access-control-request-method': 'POST' } });
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    expect(other.headers.get('access-control-allow-methods')).toBeNull();
+    // A simple cross-origin call: allowed, with the headers an app may read; caches are told answers vary by Origin.
+    const simple = await t.fetch('/api/site', { headers: { origin: 'https://spa.example' } });
+    expect(simple.headers.get('access-control-allow-origin')).toBe('https://spa.example');
+    expect(simple.headers.get('access-control-expose-headers')).toContain('x-request-id');
+    const sameOrigin = await t.fetch('/api/site');
+    expect(sameOrigin.headers.get('access-control-allow-origin')).toBeNull();
+    expect(sameOrigin.headers.get('vary')).toContain('Origin');
   });
 
   it('answers 429 with Retry-After after too many failed client authentications, even with the right secret', async () => {

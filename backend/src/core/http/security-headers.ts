@@ -33,9 +33,9 @@ export interface SecurityHeaders {
  * Life's security headers (CSP, HSTS on https, referrer policy, frame options…), computed at
  * start instead of on every request as @fastify/helmet does: they depend only on configuration.
  */
-export function securityHeaders(appUrl: string): SecurityHeaders {
+export function securityHeaders(appUrl: string, options: { varyOnOrigin?: boolean } = {}): SecurityHeaders {
   const https = appUrl.startsWith('https://');
-  const options = (frameAncestors: string): HelmetOptions => ({
+  const helmetOptions = (frameAncestors: string): HelmetOptions => ({
     contentSecurityPolicy: {
       useDefaults: true,
       directives: {
@@ -57,5 +57,10 @@ export function securityHeaders(appUrl: string): SecurityHeaders {
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     frameguard: { action: frameAncestors === "'none'" ? 'deny' : 'sameorigin' },
   });
-  return { default: helmetHeaders(options("'none'")), framedBySelf: helmetHeaders(options("'self'")) };
+  // With CORS origins configured, answers differ by Origin: say so to caches on every answer.
+  const vary: HeaderSet = options.varyOnOrigin ? { vary: 'Origin' } : {};
+  return {
+    default: Object.freeze({ ...helmetHeaders(helmetOptions("'none'")), ...vary }),
+    framedBySelf: Object.freeze({ ...helmetHeaders(helmetOptions("'self'")), ...vary }),
+  };
 }
