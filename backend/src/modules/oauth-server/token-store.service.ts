@@ -120,8 +120,9 @@ export class TokenStore {
     return rows.map(() => undefined);
   }
 
-  private async accessRows(hashes: string[]): Promise<(AccessRow | undefined)[]> {
-    const rows = await this.pool
+  /** Unrevoked tokens of active clients, with what the endpoints need; each lookup adds its hash and expiry. */
+  private liveTokens() {
+    return this.pool
       .selectFrom('oauth_tokens as t')
       .innerJoin('oauth_clients as c', (join) => join.onRef('c.id', '=', 't.client_id').on('c.active', '=', true))
       .select([
@@ -136,10 +137,14 @@ export class TokenStore {
         't.refresh_expires_at',
         't.family_id',
         't.code_id',
-        't.access_token_hash',
       ])
+      .where('t.revoked_at', 'is', null);
+  }
+
+  private async accessRows(hashes: string[]): Promise<(AccessRow | undefined)[]> {
+    const rows = await this.liveTokens()
+      .select('t.access_token_hash')
       .where('t.access_token_hash', 'in', [...new Set(hashes)])
-      .where('t.revoked_at', 'is', null)
       .where('t.access_expires_at', '>', sql<Date>`now()`)
       .execute();
     const byHash = new Map(rows.map((row) => [row.access_token_hash, row as unknown as AccessRow]));
@@ -253,25 +258,9 @@ export class TokenStore {
   }
 
   private async refreshRows(hashes: string[]): Promise<(AccessRow | undefined)[]> {
-    const rows = await this.pool
-      .selectFrom('oauth_tokens as t')
-      .innerJoin('oauth_clients as c', (join) => join.onRef('c.id', '=', 't.client_id').on('c.active', '=', true))
-      .select([
-        't.id',
-        'c.id as client_row',
-        'c.client_id',
-        't.user_id',
-        't.grant_id',
-        't.scopes',
-        't.created_at',
-        't.access_expires_at',
-        't.refresh_expires_at',
-        't.family_id',
-        't.code_id',
-        't.refresh_token_hash',
-      ])
+    const rows = await this.liveTokens()
+      .select('t.refresh_token_hash')
       .where('t.refresh_token_hash', 'in', [...new Set(hashes)])
-      .where('t.revoked_at', 'is', null)
       .where('t.refresh_used_at', 'is', null)
       .where('t.refresh_expires_at', '>', sql<Date>`now()`)
       .execute();
