@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { listenForParent, stopWithParent } from './child-server.js';
 
 /**
  * The reference server of `npm run bench`: plain node:http, no framework, one
@@ -26,18 +27,6 @@ const server = http.createServer((_req, res) => {
 });
 server.keepAliveTimeout = 60_000;
 
-const stop = () => {
-  server.close(() => process.exit(0));
-  server.closeAllConnections();
-  setTimeout(() => process.exit(0), 2000).unref();
-};
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
-process.on('disconnect', stop);
+stopWithParent(server);
 
-server.listen(0, '127.0.0.1', () => {
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  if (process.send) process.send({ port });
-  else console.log(`baseline listening on http://127.0.0.1:${port}`);
-});
+listenForParent(server, 'baseline');

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { exportJWK, generateKeyPair } from 'jose';
 import Provider, { type Configuration } from 'oidc-provider';
+import { stopWithParent } from './child-server.js';
 
 /**
  * The reference authorization server of `npm run bench -- oauth`: the `oidc-provider` library
@@ -154,14 +155,7 @@ async function seedRefresh(n: number): Promise<string[]> {
   return tokens;
 }
 
-const stop = () => {
-  server.close(() => process.exit(0));
-  server.closeAllConnections();
-  setTimeout(() => process.exit(0), 2000).unref();
-};
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
-process.on('disconnect', stop);
+stopWithParent(server);
 
 if (process.send) process.send({ port, clientId, clientSecret });
 else console.log(`oidc-provider reference at ${issuer} (client ${clientId} / ${clientSecret})`);

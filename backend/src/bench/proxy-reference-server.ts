@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { pipeline } from 'node:stream';
+import { listenForParent, stopWithParent } from './child-server.js';
 
 /**
  * The reference of the `oauth-proxy` row: a bare node:http pass-through proxy, no framework, no
@@ -40,18 +41,6 @@ const server = http.createServer((req, res) => {
 });
 server.keepAliveTimeout = 60_000;
 
-const stop = () => {
-  server.close(() => process.exit(0));
-  server.closeAllConnections();
-  setTimeout(() => process.exit(0), 2000).unref();
-};
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
-process.on('disconnect', stop);
+stopWithParent(server);
 
-server.listen(0, '127.0.0.1', () => {
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  if (process.send) process.send({ port });
-  else console.log(`listening on ${port}`);
-});
+listenForParent(server, 'proxy reference');
