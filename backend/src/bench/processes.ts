@@ -138,6 +138,8 @@ export interface MemoryStats {
   peakRss: number;
   /** Current resident set size (VmRSS), bytes. */
   rss: number;
+  /** Current anonymous (private: heap, stacks, malloc) part of the RSS, bytes. */
+  rssAnon: number;
 }
 
 /** Reads /proc/<pid>/status (Linux only; undefined elsewhere or once the process is gone). */
@@ -146,9 +148,33 @@ export function memoryOf(pid: number | undefined): MemoryStats | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
-    const stats = { peakRss: kb('VmHWM'), rss: kb('VmRSS') };
+    const stats = { peakRss: kb('VmHWM'), rss: kb('VmRSS'), rssAnon: kb('RssAnon') };
     return Number.isFinite(stats.peakRss) ? stats : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Samples a process's anonymous RSS every `intervalMs` and keeps its peak. VmHWM also counts
+ * file-backed pages (the node binary's code and ICU data, about 50 MB once an app has loaded),
+ * which every Node process on the machine shares and the kernel can drop and read again; the
+ * anonymous part is what the process itself costs.
+ */
+export function sampleAnonPeak(pid: number | undefined, intervalMs = 200): { stop(): number | undefined } {
+  let peak: number | undefined;
+  const sample = () => {
+    const anon = memoryOf(pid)?.rssAnon;
+    if (anon !== undefined && Number.isFinite(anon)) peak = Math.max(peak ?? 0, anon);
+  };
+  sample();
+  const timer = setInterval(sample, intervalMs);
+  timer.unref();
+  return {
+    stop() {
+      sample();
+      clearInterval(timer);
+      return peak;
+    },
+  };
 }

@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { freePort } from '@life/test-support';
 import { runLoad, type LoadResult } from './load.js';
-import { firstMessage, memoryOf, startNodeChild, stopChild, waitForHttp200, waitForWorkers, type ManagedChild } from './processes.js';
+import { firstMessage, memoryOf, sampleAnonPeak, startNodeChild, stopChild, waitForHttp200, waitForWorkers, type ManagedChild } from './processes.js';
 import {
   BASELINE,
   scenarios,
@@ -369,6 +369,8 @@ async function main(): Promise<number> {
   let appPeakRss: number | undefined;
   let workerPeakRss: number | undefined;
   let workerStartupRss: number | undefined;
+  let appAnonPeak: number | undefined;
+  let workerAnonPeak: number | undefined;
 
   try {
     log(`${selected.map((s) => s.name).join(', ')}: ${options.connections} connections, ${options.warmup} s warm-up + ${options.duration} s each`);
@@ -434,6 +436,8 @@ async function main(): Promise<number> {
     await waitForWorkers(appUrl, worker, 1, APP_START_TIMEOUT_MS);
     workerStartupRss = memoryOf(worker.process.pid)?.rss;
     log(`worker ready in ${((Date.now() - workerStarted) / 1000).toFixed(1)} s (pid ${worker.process.pid}, RSS ${fmt.mb(workerStartupRss)})`);
+    const appAnon = sampleAnonPeak(app.process.pid);
+    const workerAnon = sampleAnonPeak(worker.process.pid);
 
     const baseline = startNodeChild('baseline', BASELINE_JS, [], { ...process.env }, { ipc: true });
     cleanup.add('stop baseline', () => stopChild(baseline));
@@ -493,6 +497,8 @@ async function main(): Promise<number> {
     }
     appPeakRss = memoryOf(app.process.pid)?.peakRss;
     workerPeakRss = memoryOf(worker.process.pid)?.peakRss;
+    appAnonPeak = appAnon.stop();
+    workerAnonPeak = workerAnon.stop();
   } catch (error) {
     log(`aborted: ${error instanceof Error ? error.message : String(error)}`);
     await withTimeout(cleanup.run(), CLEANUP_TIMEOUT_MS, 'cleanup').catch((e: Error) => log(e.message));
@@ -509,8 +515,12 @@ async function main(): Promise<number> {
   console.log('');
   for (const row of rows) for (const note of row.notes ?? []) console.log(`${row.name}: ${note}`);
   for (const note of referenceNotes(rows)) console.log(note);
-  console.log(`Web process peak RSS (VmHWM) over the run: ${fmt.mb(appPeakRss)}; RSS after startup: ${fmt.mb(startupRss)}.`);
-  console.log(`Worker process peak RSS (VmHWM) over the run: ${fmt.mb(workerPeakRss)}; RSS after startup: ${fmt.mb(workerStartupRss)}.`);
+  console.log(
+    `Web process peak RSS (VmHWM) over the run: ${fmt.mb(appPeakRss)}; RSS after startup: ${fmt.mb(startupRss)}; peak anonymous (private) RSS: ${fmt.mb(appAnonPeak)}.`,
+  );
+  console.log(
+    `Worker process peak RSS (VmHWM) over the run: ${fmt.mb(workerPeakRss)}; RSS after startup: ${fmt.mb(workerStartupRss)}; peak anonymous (private) RSS: ${fmt.mb(workerAnonPeak)}.`,
+  );
   console.log(
     `${options.connections} connections, ${options.warmup} s warm-up + ${options.duration} s measured per scenario; ` +
       `${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGiB} GiB RAM, Node ${machine.node}, ${machine.platform}. ` +
@@ -519,7 +529,7 @@ async function main(): Promise<number> {
   if (cli.json) {
     writeFileSync(
       cli.json,
-      `${JSON.stringify({ date: new Date().toISOString(), machine, options, appPeakRssBytes: appPeakRss, appStartupRssBytes: startupRss, workerPeakRssBytes: workerPeakRss, workerStartupRssBytes: workerStartupRss, rows }, null, 2)}\n`,
+      `${JSON.stringify({ date: new Date().toISOString(), machine, options, appPeakRssBytes: appPeakRss, appStartupRssBytes: startupRss, appAnonPeakBytes: appAnonPeak, workerPeakRssBytes: workerPeakRss, workerStartupRssBytes: workerStartupRss, workerAnonPeakBytes: workerAnonPeak, rows }, null, 2)}\n`,
     );
     log(`wrote ${cli.json}`);
   }
