@@ -22,7 +22,14 @@ function useOverflowsX(ref: RefObject<HTMLElement | null>): boolean {
  * fit (phones), so the panel itself never does. While it scrolls, the card is a Tab stop named
  * like the table, so it can be scrolled with the arrow keys too.
  */
-export function AdminTable({ className, children, ...props }: ComponentProps<'table'>) {
+/**
+ * With `pinLastColumn` the last column (the row's actions) stays in view at the right edge while
+ * the rest scrolls under it, so a phone reaches the actions without scrolling sideways.
+ */
+const PINNED_LAST_COLUMN =
+  '[&_tr>:last-child]:sticky [&_tr>:last-child]:right-0 [&_td:last-child]:bg-card [&_th:last-child]:bg-[color-mix(in_oklab,var(--color-muted)_60%,var(--color-card))] [&_tr>:last-child]:shadow-[-10px_0_10px_-10px_rgb(0_0_0/0.25)]';
+
+export function AdminTable({ className, children, pinLastColumn = false, ...props }: ComponentProps<'table'> & { pinLastColumn?: boolean }) {
   const ref = useRef<HTMLDivElement>(null);
   const scrollable = useOverflowsX(ref);
   const named = !!(props['aria-label'] || props['aria-labelledby']);
@@ -37,7 +44,11 @@ export function AdminTable({ className, children, ...props }: ComponentProps<'ta
       aria-labelledby={scrollable ? props['aria-labelledby'] : undefined}
       data-scrollable={scrollable ? 'true' : undefined}
     >
-      <table className={cn('w-full min-w-[36rem] border-collapse text-left text-sm', className)} {...props}>
+      <table
+        className={cn('w-full min-w-[36rem] border-collapse text-left text-sm', scrollable && pinLastColumn && PINNED_LAST_COLUMN, className)}
+        data-pinned-actions={scrollable && pinLastColumn ? 'true' : undefined}
+        {...props}
+      >
         {children}
       </table>
     </div>

@@ -49,6 +49,30 @@ describe('CountryPicker', () => {
     expect(await screen.findByRole('tooltip')).toHaveTextContent('España');
   });
 
+  it("after a choice the flag's hint stays hidden until the pointer or the focus leaves the flag", async () => {
+    await loadTooltip();
+    renderWithProviders(<CountryPicker />);
+    const user = userEvent.setup();
+    await user.hover(await screen.findByRole('button', { name: 'Cambiar idioma' }));
+    expect(await screen.findByRole('tooltip')).toHaveTextContent('España');
+    await user.click(screen.getByRole('button', { name: 'Cambiar idioma' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Elige tu país' });
+    await user.click(within(dialog).getByTestId('country-option-ES'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const button = screen.getByRole('button', { name: 'Cambiar idioma' });
+    // Focus is back on the flag and the pointer is still over it: neither brings the hint back.
+    expect(button).toHaveFocus();
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(screen.queryByRole('tooltip')).not.toBeInTheDocument();
+
+    // Once the focus has left, coming back to the flag shows the hint again.
+    await user.tab();
+    expect(button).not.toHaveFocus();
+    await user.tab();
+    expect(button).toHaveFocus();
+    expect(await screen.findByRole('tooltip')).toHaveTextContent('España');
+  });
+
   it('lists the ten countries and filters them as you type', async () => {
     const dialog = await openPicker();
     expect(optionNames(dialog)).toHaveLength(10);

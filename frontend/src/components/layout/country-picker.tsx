@@ -15,12 +15,18 @@ export function CountryPicker() {
   // The flag's hint never shows while the picker is open: otherwise it is the top layer and the
   // first Escape closes the hint instead of the picker (and the hint can outlive the choice).
   const [hint, setHint] = useState(false);
+  // Closing the picker gives the focus back to the flag, under the pointer that chose: that is
+  // not a request for the hint, so it stays hidden until the pointer or the focus leaves the flag.
+  const [hintHeld, setHintHeld] = useState(false);
   const { mounted, contentId, triggerProps } = useOverlayTrigger(open);
 
   function handleOpenChange(next: boolean) {
     setOpen(next);
     setHint(false);
+    if (!next) setHintHeld(true);
   }
+
+  const releaseHint = () => setHintHeld(false);
 
   function choose(code: CountryCode) {
     void selectCountry(code);
@@ -31,7 +37,11 @@ export function CountryPicker() {
 
   return (
     <>
-      <LazyTooltip content={t('header.currentCountry', { country: currentName })} open={hint && !open} onOpenChange={setHint}>
+      <LazyTooltip
+        content={t('header.currentCountry', { country: currentName })}
+        open={hint && !open && !hintHeld}
+        onOpenChange={(next) => setHint(next && !hintHeld)}
+      >
         <Button
           variant="ghost"
           size="icon"
@@ -39,6 +49,8 @@ export function CountryPicker() {
           data-testid="language-button"
           data-country={current}
           {...triggerProps}
+          onPointerLeave={releaseHint}
+          onBlur={releaseHint}
           onClick={() => handleOpenChange(!open)}
         >
           <Flag code={current} className="h-[18px] w-[27px]" />

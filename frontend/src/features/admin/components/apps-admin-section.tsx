@@ -71,7 +71,7 @@ export function AppsAdminSection() {
           {t('oauth.admin.deleteError', { message: apiErrorMessage(remove.error) ?? t('oauth.admin.form.unknownError') })}
         </Alert>
       )}
-      <AdminTable data-testid="apps-table" aria-label={t('oauth.admin.tableLabel')} className="min-w-[48rem]">
+      <AdminTable pinLastColumn data-testid="apps-table" aria-label={t('oauth.admin.tableLabel')} className="min-w-[48rem]">
         <thead>
           <tr>
             <Th>{t('oauth.admin.columns.name')}</Th>

@@ -82,7 +82,7 @@ export function BetaInvitesSection() {
         </Alert>
       )}
 
-      <AdminTable data-testid="invites-table" aria-label={t('admin.invites.tableLabel')}>
+      <AdminTable pinLastColumn data-testid="invites-table" aria-label={t('admin.invites.tableLabel')}>
         <thead>
           <tr>
             <Th>{t('admin.invites.columns.email')}</Th>

@@ -36,7 +36,7 @@ export function LoginProvidersSection() {
   return (
     // Bottom padding keeps the last row clear of the floating add button.
     <div className="max-w-4xl pt-2 pb-24">
-      <AdminTable data-testid="providers-table" aria-label={t('admin.providers.tableLabel')}>
+      <AdminTable pinLastColumn data-testid="providers-table" aria-label={t('admin.providers.tableLabel')}>
         <thead>
           <tr>
             <Th>{t('admin.providers.columns.name')}</Th>

@@ -31,7 +31,7 @@ export function ServicesAdminSection() {
 
   return (
     <div className="max-w-5xl pt-2 pb-12">
-      <AdminTable data-testid="services-table" aria-label={t('services.admin.tableLabel')} className="min-w-[40rem]">
+      <AdminTable pinLastColumn data-testid="services-table" aria-label={t('services.admin.tableLabel')} className="min-w-[40rem]">
         <thead>
           <tr>
             <Th>{t('services.admin.columns.service')}</Th>

@@ -391,7 +391,7 @@ function FailedJobsTable({
         </span>
       </p>
       {/* Fixed columns: every queue's table lines up, and long ids or reasons wrap instead of squeezing the rest. */}
-      <AdminTable aria-labelledby={titleId} className="min-w-[58rem] table-fixed">
+      <AdminTable pinLastColumn aria-labelledby={titleId} className="min-w-[58rem] table-fixed">
         <thead>
           <tr>
             <Th className="w-[12rem]">{t('admin.health.jobs.columns.job')}</Th>

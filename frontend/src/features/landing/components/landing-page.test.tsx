@@ -76,12 +76,33 @@ describe('LandingPage', () => {
     expect(cards.map((card) => card.style.animationDelay)).toEqual(['0s', '0.2s', '0.4s', '0.6s', '0.8s', '1s', '1.2s', '1.4s', '1.6s', '1.8s', '2s']);
   });
 
-  it('arrows scroll the track by 300 px smoothly', async () => {
+  it('arrows scroll the track by 300 px smoothly and are disabled at its ends', async () => {
     renderWithProviders(<LandingPage />);
-    await userEvent.click(await screen.findByRole('button', { name: 'Siguiente' }));
-    await userEvent.click(screen.getByRole('button', { name: 'Anterior' }));
-    expect(scrollBy.mock.calls).toEqual([[{ left: 300, behavior: 'smooth' }], [{ left: -300, behavior: 'smooth' }]]);
-    expect(scrollBy.mock.contexts[0]).toBe(screen.getByTestId('carousel-track'));
+    const track = await screen.findByTestId('carousel-track');
+    // jsdom lays nothing out: give the track a 600 px window on 1,200 px of cards.
+    let left = 0;
+    Object.defineProperty(track, 'scrollLeft', { configurable: true, get: () => left });
+    Object.defineProperty(track, 'scrollWidth', { configurable: true, value: 1200 });
+    Object.defineProperty(track, 'clientWidth', { configurable: true, value: 600 });
+    scrollBy.mockImplementation(function (this: HTMLElement, options: ScrollToOptions) {
+      left = Math.min(600, Math.max(0, left + (options.left ?? 0)));
+      this.dispatchEvent(new Event('scroll'));
+    });
+    fireEvent.scroll(track);
+    const previous = screen.getByRole('button', { name: 'Anterior' });
+    const next = screen.getByRole('button', { name: 'Siguiente' });
+    expect(previous).toBeDisabled();
+    expect(next).toBeEnabled();
+
+    await userEvent.click(next);
+    expect(previous).toBeEnabled();
+    expect(next).toBeEnabled();
+    await userEvent.click(next);
+    expect(next).toBeDisabled();
+    await userEvent.click(previous);
+    expect(next).toBeEnabled();
+    expect(scrollBy.mock.calls).toEqual([[{ left: 300, behavior: 'smooth' }], [{ left: 300, behavior: 'smooth' }], [{ left: -300, behavior: 'smooth' }]]);
+    expect(scrollBy.mock.contexts[0]).toBe(track);
   });
 
   it('on a touch device a tap flips a card and another tap flips it back', async () => {

@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
@@ -11,6 +11,7 @@ export const CAROUSEL_STEP_PX = 300;
 export function ServicesCarousel() {
   const { t } = useTranslation();
   const trackRef = useRef<HTMLUListElement>(null);
+  const ends = useTrackEnds(trackRef);
 
   function scrollByStep(direction: -1 | 1) {
     trackRef.current?.scrollBy({ left: direction * CAROUSEL_STEP_PX, behavior: 'smooth' });
@@ -23,10 +24,24 @@ export function ServicesCarousel() {
           {t('landing.servicesTitle')}
         </h2>
         <div className="flex shrink-0 gap-2">
-          <Button variant="outline" size="icon" aria-label={t('landing.previous')} data-testid="carousel-prev" onClick={() => scrollByStep(-1)}>
+          <Button
+            variant="outline"
+            size="icon"
+            aria-label={t('landing.previous')}
+            data-testid="carousel-prev"
+            disabled={ends.atStart}
+            onClick={() => scrollByStep(-1)}
+          >
             <ChevronLeft aria-hidden="true" />
           </Button>
-          <Button variant="outline" size="icon" aria-label={t('landing.next')} data-testid="carousel-next" onClick={() => scrollByStep(1)}>
+          <Button
+            variant="outline"
+            size="icon"
+            aria-label={t('landing.next')}
+            data-testid="carousel-next"
+            disabled={ends.atEnd}
+            onClick={() => scrollByStep(1)}
+          >
             <ChevronRight aria-hidden="true" />
           </Button>
         </div>
@@ -44,4 +59,37 @@ export function ServicesCarousel() {
       </ul>
     </section>
   );
+}
+
+/** Pixels of slack when comparing scroll positions (zoom makes them fractional). */
+const END_SLACK_PX = 2;
+
+/**
+ * Whether the track is scrolled to its start or its end, kept current on scroll and resize,
+ * so each arrow is disabled when it would do nothing.
+ */
+function useTrackEnds(trackRef: React.RefObject<HTMLUListElement | null>) {
+  const [ends, setEnds] = useState({ atStart: true, atEnd: false });
+  const measure = useCallback(() => {
+    const track = trackRef.current;
+    if (!track) return;
+    const atStart = track.scrollLeft <= END_SLACK_PX;
+    const atEnd = track.scrollLeft + track.clientWidth >= track.scrollWidth - END_SLACK_PX;
+    setEnds((old) => (old.atStart === atStart && old.atEnd === atEnd ? old : { atStart, atEnd }));
+  }, [trackRef]);
+  useEffect(() => {
+    const track = trackRef.current;
+    if (!track) return;
+    measure();
+    track.addEventListener('scroll', measure, { passive: true });
+    const observer = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(measure);
+    observer?.observe(track);
+    window.addEventListener('resize', measure);
+    return () => {
+      track.removeEventListener('scroll', measure);
+      observer?.disconnect();
+      window.removeEventListener('resize', measure);
+    };
+  }, [measure, trackRef]);
+  return ends;
 }

@@ -100,7 +100,7 @@ describe('DashboardPage', () => {
 
     const github = tile('github');
     expect(github).toHaveAttribute('data-connected', 'false');
-    expect(github).toHaveClass('h-[340px]', 'w-[210px]');
+    expect(github).toHaveClass('min-[480px]:h-[340px]', 'min-[480px]:w-[210px]');
     expect(within(github).getByTestId('service-tile-bar')).toHaveClass('bg-red-600');
     expect(within(github).getByRole('heading', { name: 'github' })).toBeInTheDocument();
     expect(within(github).getByTestId('service-status')).toHaveTextContent('Desconectado');

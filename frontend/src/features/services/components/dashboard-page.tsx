@@ -95,7 +95,11 @@ export function DashboardPage() {
           </p>
         ) : (
           // Fixed 210 px columns (spec section 9): five fit the page at 1280 px; on wide screens they spread to both edges.
-          <ul className="mt-6 grid grid-cols-[repeat(auto-fill,210px)] justify-center gap-x-3 gap-y-4 lg:justify-between" data-testid="services-grid">
+          // Below 480 px one column of compact cards (full width, as tall as their content).
+          <ul
+            className="mt-6 grid grid-cols-1 justify-center gap-x-3 gap-y-3 min-[480px]:grid-cols-[repeat(auto-fill,210px)] min-[480px]:gap-y-4 lg:justify-between"
+            data-testid="services-grid"
+          >
             {shown.map((service) => (
               <li key={service.id}>
                 <ServiceTile

@@ -19,7 +19,8 @@ export interface ServiceTileProps {
 }
 
 /**
- * A dashboard card, 210 × 340 px (spec sections 2 and 9): a top bar (green connected, red not),
+ * A dashboard card, 210 × 340 px (spec sections 2 and 9; below 480 px wide, as wide as the page and
+ * as tall as its content, state and type on one line, so twelve cards do not make a 5,500 px page): a top bar (green connected, red not),
  * an edit button, the name, Conectado / Desconectado (in words too, not only by colour),
  * 'Tipo: {service_type}' and the description cut to 40 characters (the full text as tooltip; Life's
  * own descriptions in the language on screen).
@@ -37,11 +38,11 @@ export function ServiceTile({ service, onEdit, onConnect, onDisconnect, connecti
       data-service={service.service_name}
       data-connected={String(connected)}
       aria-label={service.service_name}
-      className="flex h-[340px] w-[210px] shrink-0 flex-col overflow-hidden rounded-2xl border bg-card shadow-soft transition-shadow hover:shadow-lift"
+      className="flex w-full shrink-0 flex-col overflow-hidden rounded-2xl border bg-card shadow-soft transition-shadow hover:shadow-lift min-[480px]:h-[340px] min-[480px]:w-[210px]"
     >
       <div aria-hidden="true" data-testid="service-tile-bar" className={cn('h-2 shrink-0', connected ? 'bg-green-600' : 'bg-red-600')} />
-      <div className="flex min-h-0 flex-1 flex-col gap-3 p-4">
-        <div className="flex items-start justify-between gap-2">
+      <div className="flex min-h-0 flex-1 flex-row flex-wrap content-start gap-x-4 gap-y-2 p-3 min-[480px]:flex-col min-[480px]:flex-nowrap min-[480px]:gap-3 min-[480px]:p-4">
+        <div className="flex w-full items-start justify-between gap-2">
           <h3 className="min-w-0 pt-1 text-base leading-snug font-semibold break-words text-foreground">{service.service_name}</h3>
           <Button
             variant="ghost"
@@ -60,11 +61,11 @@ export function ServiceTile({ service, onEdit, onConnect, onDisconnect, connecti
           {connected ? t('services.connected') : t('services.disconnected')}
         </p>
         <p className="text-sm text-muted-foreground">{t('services.type', { type: catalogType(service.service_type, i18n) })}</p>
-        <p className="text-sm leading-relaxed text-foreground/80 break-words" title={description || undefined} data-testid="service-description">
+        <p className="w-full text-sm leading-relaxed text-foreground/80 break-words" title={description || undefined} data-testid="service-description">
           {truncate(description)}
         </p>
-        {service.needs_reconnect && <p className="text-xs leading-snug text-red-700">{t('services.reconnectHint')}</p>}
-        <div className="mt-auto grid gap-2">
+        {service.needs_reconnect && <p className="w-full text-xs leading-snug text-red-700">{t('services.reconnectHint')}</p>}
+        <div className="mt-auto grid w-full gap-2">
           {action && (
             <Button
               className={CONNECT_BUTTON_CLASS}
