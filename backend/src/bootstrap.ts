@@ -19,6 +19,7 @@ import { corsHandler } from './core/http/cors.js';
 import { enterRequestScope } from './core/http/request-scope.js';
 import { ROOT_LOGGER } from './core/core.module.js';
 import { requestLogHook } from './core/logging/logger.module.js';
+import { QuietNestLogger } from './core/logging/quiet-nest-logger.js';
 import type { Logger as PinoLogger } from 'pino';
 import { isNegotiatedPage, pathOf, wantsHtml, SpaIndex } from './core/http/spa.js';
 import type { ProcessRole } from './core/queue/process-role.js';
@@ -76,7 +77,7 @@ export async function createWebApp(runtime: Runtime, role: Exclude<ProcessRole, 
     adapter,
     { bufferLogs: true, rawBody: true },
   );
-  app.useLogger(app.get(Logger));
+  app.useLogger(new QuietNestLogger(app.get(Logger)));
   const fastify = app.getHttpAdapter().getInstance();
   const spa = app.get(SpaIndex);
 
@@ -141,7 +142,7 @@ export async function createWorkerContext(runtime: Runtime): Promise<INestApplic
     AppModule.forRoot({ config: runtime.config, databaseUrl: runtime.databaseUrl, keyRing: runtime.keyRing, role: 'worker' }),
     { bufferLogs: true },
   );
-  app.useLogger(app.get(Logger));
+  app.useLogger(new QuietNestLogger(app.get(Logger)));
   await app.init();
   startQueueWorkers();
   return app;

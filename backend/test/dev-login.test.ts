@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { freePort } from '@life/test-support';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -57,6 +58,8 @@ describe('the development identity provider (DEV_LOGIN)', () => {
   });
 
   it('lets a newcomer sign in with any provider that has no credentials, as the admin named in ADMIN_EMAILS', async () => {
+    // Quietly: oidc-provider's "development-only in-memory adapter" warning is not printed (memory-adapter.ts).
+    const warn = jest.spyOn(console, 'warn');
     const browser = new Browser();
     const app = new URL(t.url);
     const start = await browser.go(new URL('/login/github', app));
@@ -84,5 +87,7 @@ describe('the development identity provider (DEV_LOGIN)', () => {
     expect(body.user).toMatchObject({ email: 'newcomer@example.com', role: 'admin' });
     const invites = await t.fetch('/beta-invites', { headers: { authorization: `Bearer ${body.authToken}` } });
     expect(invites.status).toBe(200);
+    expect(warn.mock.calls.flat().join(' ')).not.toMatch(/in-memory adapter/);
+    warn.mockRestore();
   });
 });

@@ -65,6 +65,32 @@ describe('the real processes', () => {
     expect(await stop(second)).toBe(0);
   }, 120_000);
 
+  it('prints "Life is running at…" without Nest\'s route-mapping lines at the default log level, and names its queue prefix', async () => {
+    const db = await createTestDatabase();
+    const port = await freePort();
+    // No LOG_LEVEL (info, the default) and no QUEUE_PREFIX (derived from the database).
+    const started = start(mainJs, { PORT: String(port), DATABASE_URL: db.url, ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`, LOG_LEVEL: '' });
+    try {
+      await pollUntil(async () => started.output().includes('Life is running at'), 'the start-up line', waitingOn(started));
+      // Nest writes its buffered start-up lines around the same moment: wait for its last one (now at debug) to be due.
+      await pollUntil(async () => (await fetch(`http://127.0.0.1:${port}/api/health`)).status === 200, 'the app to answer', waitingOn(started));
+      const output = started.output();
+      expect(output).not.toMatch(/RouterExplorer|RoutesResolver|Mapped \{|InstanceLoader|dependencies initialized/);
+      // Info lines of our own still show (the default level is info), e.g. the worker's start.
+      expect(output).toMatch(/"level":30.*Worker life_[0-9a-f]{10}:workers:/);
+      expect(output).toMatch(/queue prefix life_[0-9a-f]{10}/);
+      expect(await stop(started)).toBe(0);
+    } finally {
+      started.child.kill('SIGKILL');
+      const redis = new Redis(TEST_REDIS_URL);
+      const prefix = /queue prefix (life_[0-9a-f]{10})/.exec(started.output())?.[1];
+      const keys = prefix ? await redis.keys(`${prefix}:*`) : [];
+      if (keys.length > 0) await redis.del(...keys);
+      redis.disconnect();
+      await db.drop();
+    }
+  }, 60_000);
+
   it('exits non-zero with instructions when Redis does not answer', async () => {
     const port = await freePort();
     const deadPort = await freePort();

@@ -42,12 +42,13 @@ export const ConfigSchema = z.object({
       .regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://')
       .default('redis://127.0.0.1:6379'),
   ),
+  /** Unset: derived from the database (config.ts `defaultQueuePrefix`), so two installations on one Redis never share queues. */
   QUEUE_PREFIX: z.preprocess(
     emptyToUndefined,
     z
       .string()
-      .regex(/^[A-Za-z0-9_-]+$/)
-      .default('life'),
+      .regex(/^[A-Za-z0-9_-]+$/, 'QUEUE_PREFIX may only have letters, digits, _ and -')
+      .optional(),
   ),
   /**
    * How long a running job's lock lasts without renewal, and how often workers look for jobs whose

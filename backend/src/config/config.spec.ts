@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig } from './config.js';
+import path from 'node:path';
+import { ConfigError, defaultQueuePrefix, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
   it('serves a newcomer with defaults', () => {
@@ -33,6 +34,33 @@ describe('loadConfig', () => {
 
   it('treats empty strings as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' }).port).toBe(3000);
+  });
+});
+
+describe('the queue prefix (issue 20: two installations on one Redis)', () => {
+  const prefix = (env: NodeJS.ProcessEnv) => loadConfig(env).queuePrefix;
+
+  it('is derived from the database when QUEUE_PREFIX is unset: different databases, different prefixes', () => {
+    const one = prefix({ DATABASE_URL: 'postgresql://life:secret@db.example:5432/life' });
+    expect(one).toMatch(/^life_[0-9a-f]{10}$/);
+    expect(prefix({ DATABASE_URL: 'postgresql://life:secret@db.example:5432/life_staging' })).not.toBe(one);
+    expect(prefix({ DATABASE_URL: 'postgresql://life:secret@db.example:5433/life' })).not.toBe(one);
+    expect(prefix({ DATABASE_URL: 'postgresql://life:secret@other.example:5432/life' })).not.toBe(one);
+    expect(prefix({ DATA_DIR: '/srv/one' })).not.toBe(prefix({ DATA_DIR: '/srv/two' }));
+  });
+
+  it('is the same for every process of one installation, whatever its credentials or spelling', () => {
+    const one = prefix({ DATABASE_URL: 'postgresql://life:secret@db.example:5432/life' });
+    expect(prefix({ DATABASE_URL: 'postgres://worker:other@DB.example/life?sslmode=require' })).toBe(one);
+    expect(defaultQueuePrefix('postgresql://life@db.example:5432/life', '/ignored')).toBe(one);
+    // The embedded database: its data directory, however it is written.
+    expect(prefix({ DATA_DIR: '/srv/one/data' })).toBe(prefix({ DATA_DIR: '/srv/one/./data/' }));
+    expect(prefix({})).toBe(defaultQueuePrefix(undefined, path.resolve('./data')));
+  });
+
+  it('is the explicit QUEUE_PREFIX when set, and refuses one Redis could not take', () => {
+    expect(prefix({ QUEUE_PREFIX: 'shop', DATABASE_URL: 'postgresql://db.example/life' })).toBe('shop');
+    expect(() => loadConfig({ QUEUE_PREFIX: 'with space' })).toThrow(/QUEUE_PREFIX/);
   });
 });
 

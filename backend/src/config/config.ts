@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -16,6 +17,7 @@ export interface AppConfig {
   dataDir: string;
   embeddedDbPort: number;
   redisUrl: string;
+  /** Every Redis key and BullMQ queue of this installation starts with it (QUEUE_PREFIX, else derived from the database). */
   queuePrefix: string;
   /** BullMQ worker locks and stalled-job checks (QUEUE_LOCK_DURATION_MS, QUEUE_STALLED_INTERVAL_MS). */
   queue: { lockDurationMs: number; stalledIntervalMs: number };
@@ -57,6 +59,26 @@ function readVersion(): string {
   }
 }
 
+/**
+ * The Redis prefix of an installation that sets no QUEUE_PREFIX: `life_` and a short hash of
+ * where its data lives, so two installations on one Redis never take each other's jobs, while
+ * every process of one installation (web, worker, cli: same DATABASE_URL or same DATA_DIR)
+ * derives the same one. With DATABASE_URL: its host (lower case), port (default 5432) and
+ * database name (default the user's name, as PostgreSQL does), not the credentials, so
+ * rotating a password keeps the queues. Without it: the embedded database's data directory.
+ */
+export function defaultQueuePrefix(databaseUrl: string | undefined, dataDir: string): string {
+  let identity: string;
+  if (databaseUrl) {
+    const url = new URL(databaseUrl);
+    const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || decodeURIComponent(url.username) || 'postgres';
+    identity = `postgresql://${url.hostname.toLowerCase()}:${url.port || '5432'}/${database}`;
+  } else {
+    identity = `embedded:${path.resolve(dataDir)}`;
+  }
+  return `life_${createHash('sha256').update(identity).digest('hex').slice(0, 10)}`;
+}
+
 /** Validates the environment once. Throws ConfigError with every problem listed. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const parsed = ConfigSchema.safeParse(env);
@@ -86,7 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir: path.resolve(raw.DATA_DIR),
     embeddedDbPort: raw.EMBEDDED_DB_PORT,
     redisUrl: raw.REDIS_URL,
-    queuePrefix: raw.QUEUE_PREFIX,
+    queuePrefix: raw.QUEUE_PREFIX ?? defaultQueuePrefix(raw.DATABASE_URL, raw.DATA_DIR),
     queue: { lockDurationMs: raw.QUEUE_LOCK_DURATION_MS, stalledIntervalMs: raw.QUEUE_STALLED_INTERVAL_MS },
     adminEmails: raw.ADMIN_EMAILS,
     encryptionKeys: raw.ENCRYPTION_KEYS,

@@ -20,7 +20,7 @@ export async function main(): Promise<void> {
   started();
   const url = await app.getUrl();
   const where = runtime.embedded ? `embedded PostgreSQL in ${runtime.config.dataDir}` : 'PostgreSQL from DATABASE_URL';
-  console.log(`\nLife is running at ${runtime.config.appUrl} (listening on ${url}; ${where}; role ${role}).`);
+  console.log(`\nLife is running at ${runtime.config.appUrl} (listening on ${url}; ${where}; queue prefix ${runtime.config.queuePrefix}; role ${role}).`);
   if (runtime.generatedKey) console.log(`Generated a development encryption key in ${runtime.config.dataDir}.`);
 }
 

@@ -9,9 +9,10 @@ export async function main(): Promise<void> {
   const started = closeOnSignals(async () => {
     await running.app?.close();
   });
-  running.app = await createWorkerContext(await prepareRuntime('worker'));
+  const runtime = await prepareRuntime('worker');
+  running.app = await createWorkerContext(runtime);
   started();
-  console.log('Life worker is running.');
+  console.log(`Life worker is running (queue prefix ${runtime.config.queuePrefix}).`);
 }
 
 export const onError = exitOnStartupError;

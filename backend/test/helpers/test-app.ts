@@ -54,13 +54,17 @@ export function testEnv(db: TestDatabase, queuePrefix: string, extra: Record<str
  */
 export async function startTestApp(options: { role?: 'web' | 'all'; env?: Record<string, string>; db?: TestDatabase } = {}): Promise<TestApp> {
   const db = options.db ?? (await createTestDatabase());
-  const queuePrefix = `lifetest${randomBytes(4).toString('hex')}`;
   const staticDir = options.env?.STATIC_DIR ?? fakeStaticDir();
-  const runtime = await prepareRuntime(options.role ?? 'web', testEnv(db, queuePrefix, { STATIC_DIR: staticDir, ...options.env }));
+  const runtime = await prepareRuntime(
+    options.role ?? 'web',
+    testEnv(db, `lifetest${randomBytes(4).toString('hex')}`, { STATIC_DIR: staticDir, ...options.env }),
+  );
   const app = await createWebApp(runtime, options.role ?? 'web');
   // PORT is 0 (a free port) unless a test needs to know the URL before boot (APP_URL).
   await app.listen({ port: runtime.config.port, host: '127.0.0.1' });
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  // A random one unless `env.QUEUE_PREFIX` names one, or is empty for the default (derived from the database).
+  const { queuePrefix } = runtime.config;
   return {
     app,
     runtime,

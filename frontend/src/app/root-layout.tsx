@@ -6,6 +6,7 @@ import { Header } from '@/components/layout/header';
 import { loadAllSpanish } from '@/i18n/i18n';
 import { isFramed } from '@/lib/frame';
 import { useSession } from '@/lib/session';
+import { usePageTitle } from './page-title';
 
 // Only admins ever open the panel, so its code (and later its sections) loads on demand.
 // It opens over the landing page too, whose Spanish is only the part that page shows.
@@ -16,6 +17,7 @@ const AdminPanel = lazy(() =>
 export function RootLayout() {
   const { t } = useTranslation();
   const { isAdmin } = useSession();
+  usePageTitle();
   const [adminRequested, setAdminRequested] = useState(false);
   // Framed (the admin panel's Autorizar shows the consent page in a dialog): only the page, no header, footer or panel.
   const [framed] = useState(isFramed);

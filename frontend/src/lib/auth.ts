@@ -11,8 +11,17 @@ export function loginPath(provider: LoginProviderName, returnTo?: string): strin
   return returnTo ? `${path}?returnTo=${encodeURIComponent(returnTo)}` : path;
 }
 
-export function startLogin(provider: LoginProviderName): void {
-  window.location.assign(loginPath(provider));
+/**
+ * A path on this site (not `//host` nor `/\host`, which browsers read as another origin): the only
+ * places a sign-in may come back to. The server checks it again (`LoginStartQuerySchema`).
+ */
+export function isSitePath(value: unknown): value is string {
+  return typeof value === 'string' && /^\/(?![/\\])[^\s\\]*$/.test(value);
+}
+
+/** Sends the browser to the provider; after signing in it comes back to `returnTo` (a path on this site) or /dashboard. */
+export function startLogin(provider: LoginProviderName, returnTo?: string): void {
+  window.location.assign(loginPath(provider, isSitePath(returnTo) ? returnTo : undefined));
 }
 
 /**

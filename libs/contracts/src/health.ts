@@ -96,6 +96,8 @@ export const SystemHealthSchema = z
     checkedAt: z.string(),
     version: z.string(),
     uptimeSeconds: z.number(),
+    /** The Redis prefix of this installation's keys and queues (QUEUE_PREFIX, else derived from its database). */
+    queuePrefix: z.string(),
     database: DependencyHealthSchema,
     redis: DependencyHealthSchema,
     queues: z.array(QueueHealthSchema),

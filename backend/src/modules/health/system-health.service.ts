@@ -47,6 +47,7 @@ export class SystemHealthService {
       checkedAt: new Date().toISOString(),
       version: this.config.version,
       uptimeSeconds: Math.round(process.uptime()),
+      queuePrefix: this.config.queuePrefix,
       database: db,
       redis: cache,
       queues,

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link } from '@tanstack/react-router';
+import { Link, useSearch } from '@tanstack/react-router';
 import { LOGIN_PROVIDERS, type LoginProviderName } from '@life/contracts';
 import { Check, House, LayoutDashboard, Search, UserRound, type LucideIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
@@ -134,6 +134,8 @@ const PROVIDER_MARK_COLORS: Record<LoginProviderName, string> = {
 
 export function LoginProvidersDialog({ open, onOpenChange, contentId }: OverlayProps) {
   const { t } = useTranslation();
+  // A signed-out visitor sent home from a signed-in page (`/?next=/dashboard`) goes back there after signing in.
+  const next = useSearch({ strict: false }).next;
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent id={contentId} data-testid="login-dialog">
@@ -149,7 +151,7 @@ export function LoginProvidersDialog({ open, onOpenChange, contentId }: OverlayP
               size="lg"
               className="justify-start rounded-2xl"
               data-testid={`login-provider-${provider}`}
-              onClick={() => startLogin(provider)}
+              onClick={() => startLogin(provider, next)}
             >
               <span
                 aria-hidden="true"

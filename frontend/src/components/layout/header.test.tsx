@@ -95,7 +95,7 @@ describe('Header', () => {
     ).toEqual(['login-provider-github', 'login-provider-google', 'login-provider-microsoft', 'login-provider-apple']);
 
     await userEvent.click(within(dialog).getByRole('button', { name: 'Microsoft' }));
-    expect(startLogin).toHaveBeenCalledWith('microsoft');
+    expect(startLogin).toHaveBeenCalledWith('microsoft', undefined);
   });
 
   it('Logout calls the server, forgets the session and shows Login again', async () => {

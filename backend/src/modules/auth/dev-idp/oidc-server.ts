@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair } from 'jose';
 import Provider, { type Configuration } from 'oidc-provider';
+import { memoryAdapterFactory } from './memory-adapter.js';
 
 export interface OidcClient {
   client_id: string;
@@ -56,6 +57,8 @@ export async function startOidcServer(options: { clients: OidcClient[]; port?: n
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const configuration: Configuration = {
+    // In memory on purpose, and said so in memory-adapter.ts rather than by oidc-provider's warning.
+    adapter: memoryAdapterFactory(),
     clients: options.clients.map((client) => ({
       ...client,
       grant_types: ['authorization_code'],

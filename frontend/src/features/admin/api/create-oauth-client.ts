@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { OAuthClientWithSecretSchema, type CreateOAuthClient, type OAuthClientWithSecret } from '@life/contracts';
 import { apiRequest } from '@/lib/api-client';
 import { oauthClientsQueryOptions } from './get-oauth-clients';
+import { reportError } from '@/lib/report-error';
 
 /** `POST /oauth_clients` → 201 with the client secret, the only time it is shown (null for public apps). */
 export function createOAuthClient(fields: CreateOAuthClient): Promise<OAuthClientWithSecret> {
@@ -14,7 +15,7 @@ export function useCreateOAuthClient() {
   return useMutation({
     mutationFn: createOAuthClient,
     onError: (error) => {
-      console.error('Error guardando datos', error);
+      reportError('Error guardando datos', error);
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: oauthClientsQueryOptions().queryKey }),
   });

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { oauthClientsQueryOptions } from './get-oauth-clients';
+import { reportError } from '@/lib/report-error';
 
 /** `DELETE /oauth_clients/{id}` → 204. */
 export async function deleteOAuthClient({ id }: { id: string }): Promise<void> {
@@ -12,7 +13,7 @@ export function useDeleteOAuthClient() {
   return useMutation({
     mutationFn: deleteOAuthClient,
     onError: (error) => {
-      console.error('Error eliminando la aplicación', error);
+      reportError('Error eliminando la aplicación', error);
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: oauthClientsQueryOptions().queryKey }),
   });

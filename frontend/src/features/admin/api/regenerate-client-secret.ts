@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { OAuthClientWithSecretSchema, type OAuthClientWithSecret } from '@life/contracts';
 import { apiRequest } from '@/lib/api-client';
 import { oauthClientsQueryOptions } from './get-oauth-clients';
+import { reportError } from '@/lib/report-error';
 
 /** `POST /oauth_clients/{id}/secret`: a new secret, shown once; the old one stops working. */
 export function regenerateClientSecret({ id }: { id: string }): Promise<OAuthClientWithSecret> {
@@ -13,7 +14,7 @@ export function useRegenerateClientSecret() {
   return useMutation({
     mutationFn: regenerateClientSecret,
     onError: (error) => {
-      console.error('Error regenerando el secreto', error);
+      reportError('Error regenerando el secreto', error);
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: oauthClientsQueryOptions().queryKey }),
   });

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { OAuthClientSchema, type OAuthClientView } from '@life/contracts';
 import { apiRequest } from '@/lib/api-client';
 import { oauthClientsQueryOptions } from './get-oauth-clients';
+import { reportError } from '@/lib/report-error';
 
 /** `PUT /oauth_clients/{id}` with the full app object as the dialog edited it (spec section 7). */
 export function updateOAuthClient(client: OAuthClientView): Promise<OAuthClientView> {
@@ -14,7 +15,7 @@ export function useUpdateOAuthClient() {
   return useMutation({
     mutationFn: updateOAuthClient,
     onError: (error) => {
-      console.error('Error guardando datos', error);
+      reportError('Error guardando datos', error);
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: oauthClientsQueryOptions().queryKey }),
   });

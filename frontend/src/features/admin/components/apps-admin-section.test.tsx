@@ -150,6 +150,7 @@ describe('AppsAdminSection', () => {
 
   it('a failed save shows "No se pudo guardar. {message}" (default "Error desconocido") and keeps the dialog open', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const debug = vi.spyOn(console, 'debug').mockImplementation(() => {});
     let answer: () => Response = () =>
       jsonResponse(400, {
         error: 'validation_failed',
@@ -162,7 +163,9 @@ describe('AppsAdminSection', () => {
     expect(await within(dialog).findByTestId('app-save-error')).toHaveTextContent(
       'No se pudo guardar. Debe ser https, o http solo en 127.0.0.1, [::1] o localhost.',
     );
-    expect(log).toHaveBeenCalledWith('Error guardando datos', expect.anything());
+    // A handled answer: one debug line, nothing in the error console (decision 0022).
+    expect(log).not.toHaveBeenCalled();
+    expect(debug).toHaveBeenCalledWith('Error guardando datos (400 validation_failed)');
 
     answer = () => new Response('<html>Bad gateway</html>', { status: 502, statusText: 'Bad Gateway' });
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));

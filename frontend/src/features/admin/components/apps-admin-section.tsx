@@ -13,6 +13,7 @@ import { useDeleteOAuthClient } from '../api/delete-oauth-client';
 import { useOAuthClients } from '../api/get-oauth-clients';
 import { AppFormDialog } from './app-form-dialog';
 import { AuthorizeAppDialog, type AuthorizeTarget } from './authorize-app-dialog';
+import { reportError } from '@/lib/report-error';
 
 const COLUMN_COUNT = 5;
 
@@ -31,7 +32,7 @@ export function AppsAdminSection() {
   const [authorizeDialog, setAuthorizeDialog] = useState<{ open: boolean; target: AuthorizeTarget | null }>({ open: false, target: null });
 
   useEffect(() => {
-    if (clients.error) console.error('Error cargando aplicaciones', clients.error);
+    if (clients.error) reportError('Error cargando aplicaciones', clients.error);
   }, [clients.error]);
 
   function handleDelete(client: OAuthClientView) {
@@ -47,7 +48,7 @@ export function AppsAdminSection() {
       await checkAuthorizePage(url);
       setAuthorizeDialog({ open: true, target: { name: client.name, url } });
     } catch (error) {
-      console.error('Error conectando al backend', error);
+      reportError('Error conectando al backend', error);
       window.alert(t('oauth.admin.authorizeError', { message: error instanceof Error ? error.message : String(error) }));
     } finally {
       setAuthorizing(null);

@@ -145,13 +145,16 @@ describe('ServicesAdminSection', () => {
 
   it('shows "No se pudo guardar. {message}" and logs "Error guardando datos" when the save fails', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const debug = vi.spyOn(console, 'debug').mockImplementation(() => {});
     let answer: () => Response = () => jsonResponse(409, { error: 'service_not_active', message: 'Ya existe un servicio llamado spotify.' });
     renderSection(() => answer());
     const { user, dialog } = await openEditor('fitbit');
 
     await user.click(within(dialog).getByTestId('service-save'));
     expect(await within(dialog).findByTestId('service-save-error')).toHaveTextContent('No se pudo guardar. Ya existe un servicio llamado spotify.');
-    expect(log).toHaveBeenCalledWith('Error guardando datos', expect.anything());
+    // A handled answer: one debug line, nothing in the error console (decision 0022).
+    expect(log).not.toHaveBeenCalled();
+    expect(debug).toHaveBeenCalledWith('Error guardando datos (409 service_not_active)');
     expect(screen.getByTestId('service-dialog')).toBeInTheDocument();
 
     answer = () => new Response('<h1>Bad gateway</h1>', { status: 502 });

@@ -11,6 +11,7 @@ import { useStartConnection } from '@/shared/services/api/start-connection';
 import { CONNECT_BUTTON_CLASS } from '@/shared/services/components/connect-button-class';
 import { ServiceEditDialog } from '@/shared/services/components/service-edit-dialog';
 import { connectActionFor } from '@/shared/services/utils/service-rules';
+import { reportError } from '@/lib/report-error';
 
 const COLUMN_COUNT = 5;
 
@@ -26,7 +27,7 @@ export function ServicesAdminSection() {
   const [editing, setEditing] = useState<{ open: boolean; service: ExternalServiceDto | null }>({ open: false, service: null });
 
   useEffect(() => {
-    if (services.error) console.error('Error cargando servicios', services.error);
+    if (services.error) reportError('Error cargando servicios', services.error);
   }, [services.error]);
 
   return (

@@ -14,6 +14,7 @@ const HEALTH: SystemHealth = {
   checkedAt: '2026-11-22T10:00:00.000Z',
   version: '0.1.0+abc1234',
   uptimeSeconds: 93_784, // 1 d 2 h 3 min 4 s
+  queuePrefix: 'life_3f9a1c0b7e',
   database: { status: 'up', latencyMs: 1.25, message: null },
   redis: { status: 'up', latencyMs: 0.4, message: null },
   queues: [
@@ -117,6 +118,9 @@ describe('Salud del Sistema: status', () => {
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
     ).toEqual(['Cola', 'En espera', 'En curso', 'Programados', 'Fallidos']);
+    // The Redis prefix in use (issue 20: two installations on one Redis never share queues).
+    expect(screen.getByTestId('health-queue-prefix')).toHaveTextContent('Prefijo en Redis: life_3f9a1c0b7e');
+    expect(within(screen.getByTestId('health-queue-prefix')).getByText('life_3f9a1c0b7e').tagName).toBe('CODE');
 
     const worker = screen.getByTestId('health-worker-row');
     expect(worker).toHaveTextContent('web-1');

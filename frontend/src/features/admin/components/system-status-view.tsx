@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import type { DependencyHealth, FailedJob, QueueHealth, RefreshFailure, SystemHealth, WorkerHeartbeat } from '@life/contracts';
 import { CircleCheck, CircleX, Clock, Database, LoaderCircle, RotateCcw, Server, Tag, Trash2, type LucideIcon } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { AdminTable, TableMessageRow, Td, Th, Tr } from '@/components/layout/admin-table';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -139,7 +139,7 @@ function HealthReport({ health }: { health: SystemHealth }) {
         </SummaryCard>
       </div>
 
-      <QueuesBlock queues={health.queues} />
+      <QueuesBlock queues={health.queues} prefix={health.queuePrefix} />
       <WorkersBlock workers={health.workers} />
       <RefreshFailuresBlock failures={health.refreshFailures} />
       <FailedJobsBlock queues={health.queues} />
@@ -166,12 +166,22 @@ function DependencyCard({ icon, title, dependency, testId }: { icon: LucideIcon;
 
 const QUEUE_COLUMNS = ['waiting', 'active', 'delayed', 'failed'] as const;
 
-function QueuesBlock({ queues }: { queues: QueueHealth[] }) {
+function QueuesBlock({ queues, prefix }: { queues: QueueHealth[]; prefix: string }) {
   const { t } = useTranslation();
   const format = useFormatters();
   return (
     <section className="grid gap-3" aria-labelledby="health-queues-title">
-      <BlockTitle id="health-queues-title">{t('admin.health.queues.title')}</BlockTitle>
+      <div className="grid gap-1">
+        <BlockTitle id="health-queues-title">{t('admin.health.queues.title')}</BlockTitle>
+        <p className="text-sm text-foreground" data-testid="health-queue-prefix">
+          <Trans
+            i18nKey="admin.health.queues.prefix"
+            values={{ prefix }}
+            components={{ code: <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-[0.8125rem] break-all" /> }}
+          />
+        </p>
+        <p className="text-sm text-muted-foreground">{t('admin.health.queues.prefixHint')}</p>
+      </div>
       <AdminTable data-testid="health-queues" aria-labelledby="health-queues-title">
         <thead>
           <tr>

@@ -4,6 +4,7 @@ import type { CheckoutResponse } from '@life/contracts';
 import type { TFunction } from 'i18next';
 import { ApiError, apiErrorMessage, apiRequest } from '@/lib/api-client';
 import { BILLING_QUERY_KEY } from './query-keys';
+import { reportError } from '@/lib/report-error';
 
 /** Leaving the SPA. An object so tests can spy on it: jsdom cannot navigate. */
 export const checkoutNavigation = {
@@ -63,7 +64,7 @@ export function useCheckout() {
   const mutation = useMutation({
     mutationFn: startCheckout,
     onError: (error) => {
-      console.error('Error al iniciar el pago', error);
+      reportError('Error al iniciar el pago', error);
       // Sold out, already a member...: what the page shows may be stale.
       void queryClient.invalidateQueries({ queryKey: BILLING_QUERY_KEY });
     },

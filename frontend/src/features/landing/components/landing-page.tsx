@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
+import { isSitePath } from '@/lib/auth';
 import { LoginErrorBanner } from './login-error-banner';
+import { AccountErasedNotice, SignInRequiredNotice } from './landing-notices';
 import { ServicesCarousel } from './services-carousel';
 
 export interface LandingPageProps {
@@ -15,16 +17,22 @@ export function LandingPage({ editions }: LandingPageProps) {
   const search = useSearch({ strict: false });
   const loginError = typeof search.login_error === 'string' && search.login_error ? search.login_error : undefined;
 
-  function dismissLoginError() {
-    void navigate({ to: '.', search: ({ login_error: _dismissed, ...rest }) => rest, replace: true });
+  // The router keeps query values its validateSearch left out: check again that `next` is a path on this site.
+  const next = isSitePath(search.next) ? search.next : undefined;
+  const erased = search.notice === 'account_erased';
+
+  function dismiss(param: 'login_error' | 'next' | 'notice') {
+    void navigate({ to: '.', search: ({ [param]: _dismissed, ...rest }) => rest, replace: true });
   }
 
   return (
     <div className="overflow-x-clip">
-      {loginError && (
+      {(loginError || next || erased) && (
         // Above the hero, whose decorative glow reaches up over this spot.
-        <div className="relative z-10 mx-auto max-w-3xl px-4 pt-6 sm:px-6">
-          <LoginErrorBanner code={loginError} onDismiss={dismissLoginError} />
+        <div className="relative z-10 mx-auto grid max-w-3xl gap-3 px-4 pt-6 sm:px-6">
+          {erased && <AccountErasedNotice onDismiss={() => dismiss('notice')} />}
+          {loginError && <LoginErrorBanner code={loginError} onDismiss={() => dismiss('login_error')} />}
+          {next && !loginError && <SignInRequiredNotice onDismiss={() => dismiss('next')} />}
         </div>
       )}
       <section className="relative isolate px-4 pt-16 pb-8 sm:px-6 sm:pt-24">

@@ -3,6 +3,7 @@ import { ConsentDecisionSchema, type CONSENT_ACTIONS, type ConsentDecision } fro
 import { ApiError, apiRequest } from '@/lib/api-client';
 import { APP_GRANTS_QUERY_KEY } from '@/lib/app-grants';
 import { clearSession } from '@/lib/session';
+import { reportError } from '@/lib/report-error';
 
 export type ConsentAction = (typeof CONSENT_ACTIONS)[number];
 
@@ -39,7 +40,7 @@ export function useDecideConsent() {
   return useMutation({
     mutationFn: decideConsent,
     onError: (error) => {
-      console.error('Error enviando la respuesta a la solicitud de acceso', error);
+      reportError('Error enviando la respuesta a la solicitud de acceso', error);
     },
     // Allowing creates or widens a grant: the profile's list must not show the old one.
     onSuccess: () => queryClient.invalidateQueries({ queryKey: APP_GRANTS_QUERY_KEY }),

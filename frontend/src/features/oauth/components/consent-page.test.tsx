@@ -183,6 +183,7 @@ describe('ConsentPage', () => {
   it("shows the server's message when the request is refused (unknown client), logs it, and never redirects", async () => {
     signIn(REGULAR_USER);
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const debug = vi.spyOn(console, 'debug').mockImplementation(() => {});
     const { posts } = stubApi({
       consent: () =>
         jsonResponse(400, { error: 'invalid_client', message: 'Esta aplicación no existe o está desactivada.', error_description: 'Unknown client' }),
@@ -193,7 +194,9 @@ describe('ConsentPage', () => {
     expect(screen.getByRole('heading', { name: 'No se puede continuar con esta solicitud' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Permitir' })).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Iniciar sesión con GitHub' })).not.toBeInTheDocument();
-    expect(log).toHaveBeenCalledWith('Error cargando la solicitud de acceso', expect.anything());
+    // A handled answer: one debug line, nothing in the error console (decision 0022).
+    expect(log).not.toHaveBeenCalled();
+    expect(debug).toHaveBeenCalledWith('Error cargando la solicitud de acceso (400 invalid_client)');
     expect(posts()).toHaveLength(0);
     expect(leavePageFor).not.toHaveBeenCalled();
     expect(router.state.location.pathname).toBe('/oauth/authorize');

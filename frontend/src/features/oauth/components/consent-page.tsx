@@ -16,6 +16,7 @@ import { clearSession, useSession } from '@/lib/session';
 import { authorizeParamsOf, useDecideConsent, type ConsentAction } from '../api/decide-consent';
 import { useConsentInfo } from '../api/get-consent-info';
 import { leavePageFor } from '../utils/leave-page';
+import { reportError } from '@/lib/report-error';
 
 /** `prompt=consent` asks for the question even when the person already said yes. */
 function forcesConsent(search: string): boolean {
@@ -63,7 +64,7 @@ export function ConsentPage() {
   }, [search]);
 
   useEffect(() => {
-    if (consent.error) console.error('Error cargando la solicitud de acceso', consent.error);
+    if (consent.error) reportError('Error cargando la solicitud de acceso', consent.error);
   }, [consent.error]);
 
   if (consent.isPending) return <PageStatus message={t('oauth.loading')} visuallyHidden />;

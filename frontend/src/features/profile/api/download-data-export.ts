@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { apiDownload } from '@/lib/api-client';
 import { saveFile } from '../utils/save-file';
+import { reportError } from '@/lib/report-error';
 
 /** `GET /api/users/me/export/{id}/download`: the JSON file, saved by the browser. */
 export async function downloadDataExport({ id }: { id: string }): Promise<void> {
@@ -12,7 +13,7 @@ export function useDownloadDataExport() {
   return useMutation({
     mutationFn: downloadDataExport,
     onError: (error) => {
-      console.error('Error al descargar la exportación de datos', error);
+      reportError('Error al descargar la exportación de datos', error);
     },
   });
 }

@@ -3,13 +3,14 @@ import { useNavigate } from '@tanstack/react-router';
 import { ErasureAcceptedSchema, type EraseAccount, type ErasureAccepted } from '@life/contracts';
 import { apiRequest } from '@/lib/api-client';
 import { clearSession } from '@/lib/session';
+import { reportError } from '@/lib/report-error';
 
 /** `POST /api/users/me/erase` → 202: every session is revoked at once, the rest runs in the background. */
 export function eraseAccount({ confirm }: EraseAccount): Promise<ErasureAccepted> {
   return apiRequest('/api/users/me/erase', { method: 'POST', body: { confirm }, schema: ErasureAcceptedSchema });
 }
 
-/** On success the server has already signed the person out: forget the session here too and go home. */
+/** On success the server has already signed the person out: forget the session here too and go home, which says so. */
 export function useEraseAccount() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -18,10 +19,10 @@ export function useEraseAccount() {
     onSuccess: async () => {
       clearSession();
       queryClient.clear();
-      await navigate({ to: '/' });
+      await navigate({ to: '/', search: { notice: 'account_erased' } });
     },
     onError: (error) => {
-      console.error('Error al eliminar la cuenta', error);
+      reportError('Error al eliminar la cuenta', error);
     },
   });
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { APP_GRANTS_QUERY_KEY } from '@/lib/app-grants';
+import { reportError } from '@/lib/report-error';
 
 /** `DELETE /api/users/me/apps/{id}` → 204: the grant and every token issued under it are revoked. */
 export async function revokeAppGrant({ id }: { id: string }): Promise<void> {
@@ -12,7 +13,7 @@ export function useRevokeAppGrant() {
   return useMutation({
     mutationFn: revokeAppGrant,
     onError: (error) => {
-      console.error('Error revocando el acceso de la aplicación', error);
+      reportError('Error revocando el acceso de la aplicación', error);
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: APP_GRANTS_QUERY_KEY }),
   });

@@ -3,6 +3,7 @@ import { UserProfileSchema, type UpdateProfile, type UserProfile } from '@life/c
 import { apiRequest } from '@/lib/api-client';
 import { updateStoredUser } from '@/lib/session';
 import { profileQueryOptions } from './get-profile';
+import { reportError } from '@/lib/report-error';
 
 /** `PATCH /api/users/me` with exactly `{ username }` (the e-mail is read-only). */
 export function updateProfile({ username }: UpdateProfile): Promise<UserProfile> {
@@ -21,7 +22,7 @@ export function useUpdateProfile() {
       void queryClient.invalidateQueries({ queryKey: profileQueryOptions().queryKey });
     },
     onError: (error) => {
-      console.error('Error al guardar cambios', error);
+      reportError('Error al guardar cambios', error);
     },
   });
 }

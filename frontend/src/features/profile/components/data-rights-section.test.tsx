@@ -122,6 +122,8 @@ describe('DataRightsSection: Eliminar mi cuenta', () => {
     expect(requests.find((request) => request.url === '/api/users/me/erase')).toMatchObject({ method: 'POST', body: { confirm: 'bruno' } });
     expect(localStorage.getItem('user')).toBeNull();
     expect(router.state.location.pathname).toBe('/');
+    // Home says what happened (src/app/first-hour.test.tsx shows the notice).
+    expect(router.state.location.search).toEqual({ notice: 'account_erased' });
   });
 
   it('accepts ELIMINAR too; a refusal is shown in the dialog and the session stays', async () => {

@@ -47,6 +47,15 @@ describe('ProfilePage', () => {
     expect(requests.find((request) => request.url === '/api/users/me')).toMatchObject({ method: 'GET', headers: { Authorization: 'Bearer test-token' } });
   });
 
+  it('shows the username rules beside the field before any failure, tied to it for screen readers', async () => {
+    renderProfile(() => jsonResponse(200, REGULAR_USER));
+    const username = await screen.findByLabelText('Usuario');
+    const hint = screen.getByTestId('profile-username-hint');
+    expect(hint).toHaveTextContent('Entre 3 y 32 caracteres: letras, números, punto (.), guion (-) y guion bajo (_).');
+    expect(username).toHaveAccessibleDescription('Entre 3 y 32 caracteres: letras, números, punto (.), guion (-) y guion bajo (_).');
+    expect(screen.queryByTestId('profile-error')).not.toBeInTheDocument();
+  });
+
   it('shows the membership slot above the form and the form actions next to "Guardar cambios"', async () => {
     signIn(REGULAR_USER);
     stubFetch((request) => (request.url === '/api/users/me/apps' ? jsonResponse(200, []) : jsonResponse(200, REGULAR_USER)));
@@ -80,6 +89,7 @@ describe('ProfilePage', () => {
 
   it('on 409 logs "Error al guardar cambios" and shows "No se pudo actualizar el perfil" with the server message', async () => {
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const debug = vi.spyOn(console, 'debug').mockImplementation(() => {});
     renderProfile(() => jsonResponse(409, { error: 'username_taken', message: 'Ese nombre de usuario ya está en uso.' }));
     await changeUsername('ana');
     await userEvent.click(screen.getByTestId('profile-save'));
@@ -87,7 +97,9 @@ describe('ProfilePage', () => {
     const error = await screen.findByTestId('profile-error');
     expect(error).toHaveAttribute('role', 'alert');
     expect(error).toHaveTextContent('No se pudo actualizar el perfil. Ese nombre de usuario ya está en uso.');
-    expect(consoleError).toHaveBeenCalledWith('Error al guardar cambios', expect.anything());
+    // A handled answer: one debug line, nothing in the error console (decision 0022).
+    expect(consoleError).not.toHaveBeenCalled();
+    expect(debug).toHaveBeenCalledWith('Error al guardar cambios (409 username_taken)');
     expect(screen.queryByTestId('profile-success')).not.toBeInTheDocument();
     expect(JSON.parse(localStorage.getItem('user')!).username).toBe('bruno');
   });

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import type { UserProfile } from '@life/contracts';
+import { USERNAME_MAX, USERNAME_MIN, type UserProfile } from '@life/contracts';
 import { Lock } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/ui/alert';
@@ -87,8 +87,13 @@ function ProfileForm({ profile, actions }: { profile: UserProfile; actions?: Rea
           autoComplete="username"
           value={username}
           onChange={(event) => handleChange(event.target.value)}
+          aria-describedby={`${id}-username-hint`}
           data-testid="profile-username"
         />
+        {/* The rules the server checks (USERNAME_MIN/MAX, letters, digits, . - _), shown before any failure. */}
+        <p id={`${id}-username-hint`} className="text-xs text-muted-foreground" data-testid="profile-username-hint">
+          {t('profile.usernameHint', { min: USERNAME_MIN, max: USERNAME_MAX })}
+        </p>
       </div>
       <div className="grid gap-2">
         <label htmlFor={`${id}-email`} className="text-sm font-medium text-foreground">

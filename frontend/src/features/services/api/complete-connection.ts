@@ -1,6 +1,7 @@
 import { SessionUserSchema } from '@life/contracts';
 import { apiRequest } from '@/lib/api-client';
 import { saveSession } from '@/lib/session';
+import { reportError } from '@/lib/report-error';
 
 /** Service path segments the callback page accepts (spec section 5). */
 export const SERVICE_SEGMENT = /^[A-Za-z0-9_-]+$/;
@@ -36,7 +37,7 @@ export async function completeConnection(service: string, search: string): Promi
   try {
     answer = await apiRequest(`/callback/${encodeURIComponent(service)}${query}`, { headers: { Accept: 'application/json' } });
   } catch (error) {
-    console.error('Error al completar la conexión con el servicio', error);
+    reportError('Error al completar la conexión con el servicio', error);
     return false;
   }
   if (!isConnectionSuccess(service, answer)) return false;

@@ -1,5 +1,6 @@
 import { UserCredentialSchema } from '@life/contracts';
 import { ApiError, apiRequest } from '@/lib/api-client';
+import { reportError } from '@/lib/report-error';
 
 export interface CredentialValues {
   client_id: string;
@@ -29,6 +30,6 @@ export async function saveCredentials(input: { service_name: string } & Credenti
   try {
     await apiRequest('/api/external-services-user', { method: 'POST', body: input });
   } catch (error) {
-    console.error('Error guardando credenciales', error);
+    reportError('Error guardando credenciales', error);
   }
 }

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { DisconnectResultSchema } from '@life/contracts';
 import { apiRequest } from '@/lib/api-client';
 import { SERVICES_QUERY_KEY } from '@/shared/services/api/get-services';
+import { reportError } from '@/lib/report-error';
 
 /**
  * `DELETE /api/external-services/{service_name}/connection` → `{ service, revoked_at_provider, finish_at }`:
@@ -17,7 +18,7 @@ export function useDisconnectService() {
   return useMutation({
     mutationFn: disconnectService,
     onError: (error) => {
-      console.error('Error al desconectar el servicio', error);
+      reportError('Error al desconectar el servicio', error);
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: SERVICES_QUERY_KEY }),
   });

@@ -64,15 +64,32 @@ describe('DashboardPage', () => {
     expect(screen.queryByTestId('services-loading')).not.toBeInTheDocument();
   });
 
-  it('on a failed list logs "Error cargando servicios", stops the spinner and shows no cards and no message', async () => {
+  it('on a failed list stops the spinner, keeps the list empty and calmly offers to try again; Reintentar loads it', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
-    stubFetch(() => jsonResponse(500, { error: 'internal_error', message: 'Boom' }));
+    const debug = vi.spyOn(console, 'debug').mockImplementation(() => {});
+    let fail = true;
+    const { requests } = stubFetch(() =>
+      fail ? jsonResponse(503, { error: 'service_unavailable', message: 'Servicio no disponible' }) : jsonResponse(200, ALL),
+    );
     renderWithProviders(<DashboardPage />);
-    await waitFor(() => expect(error).toHaveBeenCalledWith('Error cargando servicios', expect.anything()));
+
+    const message = await screen.findByTestId('services-load-error');
+    expect(message).toHaveTextContent('No hemos podido cargar los servicios. Puede ser un corte momentáneo: vuelve a intentarlo.');
+    // Calm: a polite status, not an alert.
+    expect(message).toHaveAttribute('role', 'status');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(screen.queryByTestId('services-loading')).not.toBeInTheDocument();
     expect(screen.queryAllByTestId('service-tile')).toHaveLength(0);
-    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(screen.queryByTestId('services-no-match')).not.toBeInTheDocument();
+    // Spec section 8's words are still logged, as one debug line; a handled answer is not a console error.
+    expect(debug).toHaveBeenCalledWith('Error cargando servicios (503 service_unavailable)');
+    expect(error).not.toHaveBeenCalled();
+
+    fail = false;
+    await userEvent.click(within(message).getByRole('button', { name: 'Reintentar' }));
+    expect(await screen.findAllByTestId('service-tile')).toHaveLength(5);
+    expect(screen.queryByTestId('services-load-error')).not.toBeInTheDocument();
+    expect(requests.filter((request) => request.url === '/api/external-services/all')).toHaveLength(2);
   });
 
   it('filters by service name, ignoring case', async () => {

@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import type { ExternalServiceDto } from '@life/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { ExternalLink, Search, X } from 'lucide-react';
+import { ExternalLink, LoaderCircle, RotateCcw, Search, X } from 'lucide-react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -16,6 +16,7 @@ import { filterServices } from '@/shared/services/utils/service-rules';
 import { useDisconnectFlow, type FinishAt } from '../hooks/use-disconnect-flow';
 import { CredentialsDialog } from './credentials-dialog';
 import { ServiceTile } from './service-tile';
+import { reportError } from '@/lib/report-error';
 
 /**
  * /dashboard (spec section 2): the privacy promise, then the services as 210 × 340 cards with a
@@ -35,8 +36,9 @@ export function DashboardPage() {
   const [editing, setEditing] = useState<{ open: boolean; service: ExternalServiceDto | null }>({ open: false, service: null });
 
   useEffect(() => {
-    // Spec section 8: only logged; the spinner stops and the list stays empty, with no message.
-    if (services.error) console.error('Error cargando servicios', services.error);
+    // Spec section 8: logged ('Error cargando servicios'); the spinner stops and the list stays empty.
+    // Issue 20: and a calm message says so, with a way to try again.
+    if (services.error) reportError('Error cargando servicios', services.error);
   }, [services.error]);
 
   const all = services.data ?? [];
@@ -84,6 +86,29 @@ export function DashboardPage() {
         </div>
 
         {disconnect.finishAt && <FinishAtBanner finishAt={disconnect.finishAt} onDismiss={disconnect.dismissFinishAt} />}
+
+        {services.isError && (
+          <Alert
+            variant="warning"
+            className="mt-6"
+            data-testid="services-load-error"
+            action={
+              <Button
+                variant="outline"
+                size="sm"
+                className="-my-1 bg-background"
+                disabled={services.isFetching}
+                onClick={() => void services.refetch()}
+                data-testid="services-retry"
+              >
+                {services.isFetching ? <LoaderCircle aria-hidden="true" className="animate-spin" /> : <RotateCcw aria-hidden="true" />}
+                {t('dashboard.retry')}
+              </Button>
+            }
+          >
+            {t('dashboard.loadError')}
+          </Alert>
+        )}
 
         {services.isPending ? (
           <div className="flex justify-center py-16" data-testid="services-loading">

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiErrorMessage, apiRequest } from '@/lib/api-client';
 import { leavePageFor } from '../utils/leave-page';
+import { reportError } from '@/lib/report-error';
 
 /**
  * `POST /api/external-services/{service_name}/auth` (no body) → `{ auth_url }`.
@@ -36,7 +37,7 @@ export function useStartConnection() {
       // The page is leaving: keep the button busy.
       leavePageFor(authUrl);
     } catch (error) {
-      console.error('Error al conectar con el servicio', error);
+      reportError('Error al conectar con el servicio', error);
       setPending(null);
       const message = apiErrorMessage(error);
       window.alert(message ? `${t('services.errors.connect')}\n${message}` : t('services.errors.connect'));

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ExternalServiceSchema, type ExternalServiceDto } from '@life/contracts';
 import { apiRequest } from '@/lib/api-client';
 import { SERVICES_QUERY_KEY } from './get-services';
+import { reportError } from '@/lib/report-error';
 
 /** `PUT /api/external-services/{id}` (admin) with the full service object as the dialog edited it. */
 export function updateService(service: ExternalServiceDto): Promise<ExternalServiceDto> {
@@ -14,7 +15,7 @@ export function useUpdateService() {
   return useMutation({
     mutationFn: updateService,
     onError: (error) => {
-      console.error('Error guardando datos', error);
+      reportError('Error guardando datos', error);
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: SERVICES_QUERY_KEY }),
   });
