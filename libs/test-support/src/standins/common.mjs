@@ -78,7 +78,7 @@ export function sendHtml(res, status, title, body, lang = 'en') {
 .warn{background:#fef3c7;border:1px solid #f59e0b;border-radius:.5rem;padding:.75rem 1rem;margin-bottom:1.5rem}
 .warn strong{display:block;margin-bottom:.25rem}.actions{display:flex;flex-wrap:wrap;gap:.75rem;align-items:center;margin-top:1rem}
 a.button,button{display:inline-block;margin-top:1rem;padding:.6rem 1.2rem;border:0;border-radius:.4rem;background:#111827;color:#fff;font-size:1rem;cursor:pointer;text-decoration:none}
-.actions a.button,.actions button{margin-top:0}a.secondary{color:#374151}</style>
+.actions a.button,.actions button{margin-top:0}a.secondary{color:#374151}code{overflow-wrap:anywhere}</style>
 </head><body>${body}</body></html>`);
 }
 

@@ -265,9 +265,7 @@ describe('DashboardPage', () => {
 
       const spotify = within(tile('spotify'));
       expect(spotify.getByRole('button', { name: 'Conectar' })).toBeDisabled();
-      expect(spotify.getByRole('button', { name: 'Conectar' })).toHaveAccessibleDescription(
-        'Aún no está configurado: añade tus credenciales con el lápiz o pide a un administrador que lo configure.',
-      );
+      expect(spotify.getByRole('button', { name: 'Conectar' })).toHaveAccessibleDescription('Sin configurar: añade credenciales con el lápiz.');
       // The pencil (own credentials) stays usable: it is the way out.
       expect(spotify.getByRole('button', { name: 'Editar spotify' })).toBeEnabled();
 
@@ -290,7 +288,7 @@ describe('DashboardPage', () => {
       const notion = within(tile('notion'));
       expect(notion.queryByTestId('service-unavailable')).not.toBeInTheDocument();
       const button = notion.getByRole('button', { name: 'Conectar' });
-      expect(button).toHaveAccessibleDescription('Modo desarrollo: se conecta con un proveedor de pruebas local, no con el servicio real.');
+      expect(button).toHaveAccessibleDescription('Modo desarrollo: proveedor de pruebas local.');
       await user.click(button);
       await waitFor(() => expect(leavePageFor).toHaveBeenCalledWith('https://stand-in.example/authorize'));
       expect(requests.find((request) => request.method === 'POST')!.url).toBe('/api/external-services/notion/auth');
@@ -304,7 +302,7 @@ describe('DashboardPage', () => {
         expect(within(tile('googlefit')).getByRole('button', { name: 'Connect' })).toHaveAccessibleDescription(
           'Under maintenance: it cannot be connected right now.',
         );
-        expect(within(tile('notion')).getByTestId('service-dev-provider')).toHaveTextContent('Development mode: connects to a local test provider');
+        expect(within(tile('notion')).getByTestId('service-dev-provider')).toHaveTextContent('Development mode: local test provider.');
       } finally {
         await i18n.changeLanguage('es');
       }
