@@ -140,7 +140,7 @@ export async function startStripeStandIn(options) {
           'Stripe Checkout (stand-in)',
           `<div class="warn" role="alert" data-testid="stripe-standin-banner"><strong>${escapeHtml(text.label)}</strong>${escapeHtml(text.notReal)}</div>
 <h1 data-testid="stripe-checkout">Stripe Checkout (stand-in)</h1>
-<p>${escapeHtml(String(session.metadata?.edition ? `Life ${String(session.metadata.edition)}` : ''))}</p>
+<p data-testid="stripe-product">${escapeHtml(String(session.product_name ?? ''))}</p>
 <p data-testid="stripe-amount" data-amount="${escapeHtml(String(session.amount_total))}" data-currency="${escapeHtml(String(session.currency))}"><strong>${escapeHtml(amount)}</strong> ${escapeHtml(text.perMonth)}</p>
 <p>${escapeHtml(String(session.customer_email ?? ''))}</p>${actions}`,
           lang,
@@ -170,6 +170,7 @@ export async function startStripeStandIn(options) {
           customer_email: body.customer_email ?? null,
           currency: body['line_items[0][price_data][currency]'],
           amount_total: Number(body['line_items[0][price_data][unit_amount]']),
+          product_name: body['line_items[0][price_data][product_data][name]'] ?? null,
           expires_at: Number(body.expires_at),
           success_url: body.success_url,
           cancel_url: body.cancel_url,
