@@ -57,6 +57,8 @@ export default defineConfig({
       QUEUE_PREFIX: process.env.E2E_QUEUE_PREFIX ?? 'lifee2e',
       ENCRYPTION_KEYS: process.env.E2E_ENCRYPTION_KEYS ?? '',
       LOG_LEVEL: 'warn',
+      // Rows no spec configures are served by their development providers (tests/dev-providers.spec.ts, decision 0020).
+      DEV_SERVICES: 'on',
       ...stripeEnv(),
     },
   },

@@ -61,6 +61,10 @@ export const ConfigSchema = z.object({
   BETA_MODE: z.preprocess(emptyToUndefined, z.stringbool().default(true)),
   DEV_LOGIN: z.preprocess(emptyToUndefined, z.enum(['auto', 'on', 'off']).default('auto')),
   DEV_LOGIN_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(0)),
+  /** Development providers for catalog services without credentials (decision 0020): auto (on in development), on, off. */
+  DEV_SERVICES: z.preprocess(emptyToUndefined, z.enum(['auto', 'on', 'off']).default('auto')),
+  /** The development Stripe when STRIPE_SECRET_KEY is unset (decision 0020): auto (on in development), on, off. */
+  DEV_STRIPE: z.preprocess(emptyToUndefined, z.enum(['auto', 'on', 'off']).default('auto')),
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
   /** Another Stripe API origin (the tests' stand-in); default Stripe's own. */

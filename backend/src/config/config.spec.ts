@@ -78,3 +78,27 @@ describe('the development identity provider setting', () => {
     expect(() => loadConfig({ ...production, DEV_LOGIN: 'on' })).toThrow(/DEV_LOGIN=on is refused when NODE_ENV=production/);
   });
 });
+
+describe('the development providers and the development Stripe (DEV_SERVICES, DEV_STRIPE)', () => {
+  const production = { NODE_ENV: 'production', APP_URL: 'https://life.example', DATABASE_URL: 'postgres://db/life', ENCRYPTION_KEYS: 'k1:x' };
+
+  it('are on by default only in development; the development Stripe only without STRIPE_SECRET_KEY', () => {
+    expect(loadConfig({}).devServices.enabled).toBe(true);
+    expect(loadConfig({}).devStripe.enabled).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test' }).devServices.enabled).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test' }).devStripe.enabled).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test', DEV_SERVICES: 'on', DEV_STRIPE: 'on' })).toMatchObject({
+      devServices: { enabled: true },
+      devStripe: { enabled: true },
+    });
+    expect(loadConfig({ DEV_SERVICES: 'off', DEV_STRIPE: 'off' })).toMatchObject({ devServices: { enabled: false }, devStripe: { enabled: false } });
+    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_live_x' }).devStripe.enabled).toBe(false);
+    expect(loadConfig({ DEV_STRIPE: 'on', STRIPE_SECRET_KEY: 'sk_live_x' }).devStripe.enabled).toBe(false);
+  });
+
+  it('are off in production with auto, and forcing either on stops the boot', () => {
+    expect(loadConfig({ ...production })).toMatchObject({ devServices: { enabled: false }, devStripe: { enabled: false } });
+    expect(() => loadConfig({ ...production, DEV_SERVICES: 'on' })).toThrow(/DEV_SERVICES=on is refused when NODE_ENV=production/);
+    expect(() => loadConfig({ ...production, DEV_STRIPE: 'on' })).toThrow(/DEV_STRIPE=on is refused when NODE_ENV=production/);
+  });
+});

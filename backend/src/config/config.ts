@@ -31,6 +31,10 @@ export interface AppConfig {
   tokenRefresh: { sweepMs: number; marginSeconds: number; concurrency: number; keepAliveDays: number };
   /** The built-in development identity provider (never in production). */
   devLogin: { enabled: boolean; port: number };
+  /** Development providers for catalog services without credentials, built from the tests' stand-ins (never in production). */
+  devServices: { enabled: boolean };
+  /** The development Stripe, used when no STRIPE_SECRET_KEY is set (never in production). */
+  devStripe: { enabled: boolean };
   staticDir: string;
   trustProxy: boolean;
   company: { name: string; taxId: string; address: string; email: string };
@@ -93,10 +97,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       throw new ConfigError(`Invalid configuration:\n  - ${missing.join(', ')} must be set when NODE_ENV=production.\nSee .env.example.`);
     }
   }
-  if (raw.NODE_ENV === 'production' && raw.DEV_LOGIN === 'on') {
-    throw new ConfigError(
-      'Invalid configuration:\n  - DEV_LOGIN=on is refused when NODE_ENV=production: the development identity provider lets anyone pick any e-mail.',
-    );
+  if (raw.NODE_ENV === 'production') {
+    const refused = [
+      raw.DEV_LOGIN === 'on' && 'DEV_LOGIN=on is refused when NODE_ENV=production: the development identity provider lets anyone pick any e-mail.',
+      raw.DEV_SERVICES === 'on' && 'DEV_SERVICES=on is refused when NODE_ENV=production: the development providers are local stand-ins, not the real services.',
+      raw.DEV_STRIPE === 'on' && 'DEV_STRIPE=on is refused when NODE_ENV=production: the development Stripe takes no real payment.',
+    ].filter((line): line is string => typeof line === 'string');
+    if (refused.length > 0) throw new ConfigError(`Invalid configuration:\n${refused.map((line) => `  - ${line}`).join('\n')}`);
   }
   return {
     env: raw.NODE_ENV,
@@ -123,6 +130,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       keepAliveDays: raw.TOKEN_REFRESH_KEEPALIVE_DAYS,
     },
     devLogin: { enabled: raw.DEV_LOGIN === 'on' || (raw.DEV_LOGIN === 'auto' && raw.NODE_ENV === 'development'), port: raw.DEV_LOGIN_PORT },
+    devServices: { enabled: raw.DEV_SERVICES === 'on' || (raw.DEV_SERVICES === 'auto' && raw.NODE_ENV === 'development') },
+    devStripe: { enabled: !raw.STRIPE_SECRET_KEY && (raw.DEV_STRIPE === 'on' || (raw.DEV_STRIPE === 'auto' && raw.NODE_ENV === 'development')) },
     staticDir: raw.STATIC_DIR ? path.resolve(raw.STATIC_DIR) : path.resolve(backendRoot, '..', 'frontend', 'dist'),
     trustProxy: raw.TRUST_PROXY,
     company: {

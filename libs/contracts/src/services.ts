@@ -7,6 +7,14 @@ export const TokenAuthSchema = z.enum(['body', 'basic']);
 export const TokenBodySchema = z.enum(['form', 'json']);
 export const REVOKE_STYLES = ['none', 'rfc7009', 'github', 'google', 'notion', 'soundcloud'] as const;
 
+/**
+ * Why Conectar cannot start a connection to a service, said on its card before any click: its
+ * status is not active (announced, inactive, maintenance), or no app is configured for it (no
+ * admin credentials, none of the person's own, and no development provider).
+ */
+export const UNAVAILABLE_REASONS = ['announced', 'inactive', 'maintenance', 'not_configured'] as const;
+export type UnavailableReason = (typeof UNAVAILABLE_REASONS)[number];
+
 /** An entry of `GET /api/external-services/all` (spec section 3 "External service"), for one person. */
 export const ExternalServiceSchema = z
   .object({
@@ -31,6 +39,10 @@ export const ExternalServiceSchema = z
     revoke_style: z.enum(REVOKE_STYLES),
     account_url: z.string().nullable(),
     account_name: z.string().nullable(),
+    /** Why Conectar cannot start a connection now, or null when it can (login-type services: null, they have no Conectar). */
+    unavailable_reason: z.enum(UNAVAILABLE_REASONS).nullable(),
+    /** Conectar goes to the service's development provider, a local stand-in (development only, decision 0020). */
+    dev_provider: z.boolean(),
   })
   .meta({ id: 'ExternalService' });
 export type ExternalServiceDto = z.infer<typeof ExternalServiceSchema>;

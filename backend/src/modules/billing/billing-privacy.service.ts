@@ -1,10 +1,9 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
-import type Stripe from 'stripe';
 import { BillingService } from './billing.service.js';
 import type { BillingDb } from './entities/index.js';
-import { STRIPE } from './stripe.client.js';
+import { StripeGateway } from './stripe.client.js';
 
 /**
  * Years an erased member's anonymised billing record is kept: the Spanish Commercial Code
@@ -78,7 +77,7 @@ export class BillingPrivacyService {
   constructor(
     private readonly em: EntityManager,
     private readonly billing: BillingService,
-    @Inject(STRIPE) private readonly stripe: Stripe | null,
+    private readonly gateway: StripeGateway,
   ) {}
 
   /**
@@ -87,11 +86,12 @@ export class BillingPrivacyService {
    */
   async forgetMember(userId: string): Promise<{ membershipKept: boolean; subscriptionCancelled: boolean }> {
     const db = this.em.getKysely<BillingDb>();
+    const stripe = await this.gateway.stripe();
     const reservations = await db.selectFrom('seat_reservations').select(['id', 'status', 'checkout_session_id']).where('user_id', '=', userId).execute();
     for (const reservation of reservations.filter((row) => row.status === 'reserved')) {
       // So a checkout page left open cannot charge someone who no longer has an account.
-      if (reservation.checkout_session_id && this.stripe) {
-        await this.stripe.checkout.sessions.expire(reservation.checkout_session_id).catch((error: unknown) => {
+      if (reservation.checkout_session_id && stripe) {
+        await stripe.checkout.sessions.expire(reservation.checkout_session_id).catch((error: unknown) => {
           this.logger.warn(`Could not expire checkout ${reservation.checkout_session_id}: ${error instanceof Error ? error.message : String(error)}`);
         });
       }
@@ -105,11 +105,11 @@ export class BillingPrivacyService {
       .executeTakeFirst();
     let subscriptionCancelled = false;
     if (membership?.stripe_subscription_id && membership.status !== 'cancelled') {
-      if (!this.stripe) {
+      if (!stripe) {
         this.logger.warn(`Membership ${membership.id} has a Stripe subscription but payments are not configured here: cancel it in Stripe's dashboard.`);
       } else {
         try {
-          await this.stripe.subscriptions.cancel(membership.stripe_subscription_id);
+          await stripe.subscriptions.cancel(membership.stripe_subscription_id);
         } catch (error) {
           if (!isMissingAtStripe(error)) throw error;
         }

@@ -1,6 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { BullModule } from '@nestjs/bullmq';
-import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { runsWorkers, type ProcessRole } from '../../core/queue/process-role.js';
 import { BillingEventsService } from './billing-events.service.js';
 import { BillingPrivacyService } from './billing-privacy.service.js';
@@ -13,7 +12,7 @@ import { BillingService } from './billing.service.js';
 import { BillingSweeper } from './jobs/billing-sweeper.service.js';
 import { STRIPE_EVENTS_QUEUE } from './jobs/stripe-events.job.js';
 import { StripeEventsProcessor } from './jobs/stripe-events.processor.js';
-import { createStripe, STRIPE } from './stripe.client.js';
+import { StripeGateway } from './stripe.client.js';
 
 /** Editions, seats, Stripe Checkout and the webhook inbox. Web roles serve HTTP; worker roles apply events. */
 @Module({})
@@ -24,7 +23,7 @@ export class BillingModule {
       imports: [BullModule.registerQueue({ name: STRIPE_EVENTS_QUEUE })],
       controllers: role === 'worker' ? [] : [BillingController],
       providers: [
-        { provide: STRIPE, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createStripe(config) },
+        StripeGateway,
         BillingService,
         BillingEventsService,
         BillingPrivacyService,

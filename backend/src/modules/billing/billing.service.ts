@@ -16,7 +16,7 @@ import { Reservation } from './entities/reservation.entity.js';
 import { StripeEvent } from './entities/stripe-event.entity.js';
 import type { BillingDb } from './entities/index.js';
 import { STRIPE_EVENTS_QUEUE, type StripeEventJob } from './jobs/stripe-events.job.js';
-import { STRIPE } from './stripe.client.js';
+import { StripeGateway } from './stripe.client.js';
 import { within } from '../../core/util/within.js';
 import { msg } from '../../core/i18n/messages.js';
 
@@ -48,7 +48,7 @@ export class BillingService implements OnApplicationBootstrap {
 
   constructor(
     private readonly em: EntityManager,
-    @Inject(STRIPE) private readonly stripe: Stripe | null,
+    private readonly gateway: StripeGateway,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectQueue(STRIPE_EVENTS_QUEUE) private readonly queue: Queue<StripeEventJob>,
   ) {
@@ -71,7 +71,7 @@ export class BillingService implements OnApplicationBootstrap {
   }
 
   get paymentsEnabled(): boolean {
-    return this.stripe !== null;
+    return this.gateway.enabled;
   }
 
   async editions(): Promise<Editions> {
@@ -137,7 +137,8 @@ export class BillingService implements OnApplicationBootstrap {
   }
 
   async startCheckout(user: { id: string; email: string }): Promise<CheckoutResponse> {
-    if (!this.stripe) throw new BillingError(BillingErrorCode.PaymentsNotConfigured, msg('billing.notConfigured'));
+    const stripe = await this.gateway.stripe();
+    if (!stripe) throw new BillingError(BillingErrorCode.PaymentsNotConfigured, msg('billing.notConfigured'));
     if (await this.em.count(Membership, { user: user.id })) throw new BillingError(BillingErrorCode.AlreadyMember, msg('billing.alreadyOwned'));
     const open = await this.openReservation(user.id);
     if (open) return { url: open.checkoutUrl!, sessionId: open.checkoutSessionId!, edition: open.edition as CheckoutResponse['edition'] };
@@ -158,7 +159,7 @@ export class BillingService implements OnApplicationBootstrap {
     const edition = editionById(reservation.edition)!;
     let session: Stripe.Checkout.Session;
     try {
-      session = await this.stripe.checkout.sessions.create(
+      session = await stripe.checkout.sessions.create(
         {
           mode: 'subscription',
           line_items: [
@@ -193,11 +194,13 @@ export class BillingService implements OnApplicationBootstrap {
 
   /** Verifies the signature on the raw body, stores the event, then queues it. */
   async receiveWebhook(rawBody: Buffer | undefined, signature: string | undefined): Promise<void> {
-    if (!this.stripe || !this.config.stripe.webhookSecret) throw new BillingError(BillingErrorCode.PaymentsNotConfigured, msg('billing.notConfigured'));
+    const stripe = await this.gateway.stripe();
+    const secret = this.gateway.webhookSecret;
+    if (!stripe || !secret) throw new BillingError(BillingErrorCode.PaymentsNotConfigured, msg('billing.notConfigured'));
     let event: Stripe.Event;
     try {
       if (!rawBody || !signature) throw new Error('missing body or signature');
-      event = this.stripe.webhooks.constructEvent(rawBody, signature, this.config.stripe.webhookSecret);
+      event = stripe.webhooks.constructEvent(rawBody, signature, secret);
     } catch {
       throw new BillingError(BillingErrorCode.InvalidSignature, msg('billing.badSignature'));
     }

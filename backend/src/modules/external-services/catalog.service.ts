@@ -3,6 +3,7 @@ import { CreateRequestContext } from '@mikro-orm/decorators/legacy';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { SECRET_MASK, type ExternalServiceDto, type ExternalServiceUpdate } from '@life/contracts';
 import { CATALOG_DEFAULTS } from './catalog.defaults.js';
+import { DevProviders } from './dev-providers.service.js';
 import { Connection } from './entities/connection.entity.js';
 import { ExternalService } from './entities/external-service.entity.js';
 import type { ExternalServicesDb } from './entities/index.js';
@@ -17,7 +18,30 @@ const blankToNull = (value: string | null | undefined) => (value === undefined ?
 type ServiceFields = Omit<ExternalService, 'createdAt' | 'updatedAt' | 'redirectUrl' | 'apiAuthScheme'> &
   Partial<Pick<ExternalService, 'redirectUrl' | 'apiAuthScheme'>>;
 
-export function toServiceDto(service: ServiceFields, connection?: Pick<Connection, 'status' | 'accountName'>): ExternalServiceDto {
+/**
+ * Whether Conectar can start a connection, and with what: said on the card before any click.
+ * Login-type services have no Conectar. A status other than active says why not. Otherwise a
+ * connection needs a client (the person's own credentials, the admin's app, or in development the
+ * service's development provider, which brings its own endpoints) and, without a development
+ * provider, the row's authorize and token URLs.
+ */
+export function availabilityOf(
+  service: Pick<ExternalService, 'serviceType' | 'status' | 'appId' | 'authUrl' | 'tokenUrl'>,
+  options: { ownCredentials: boolean; devProvider: boolean },
+): Pick<ExternalServiceDto, 'unavailable_reason' | 'dev_provider'> {
+  if (service.serviceType === 'login') return { unavailable_reason: null, dev_provider: false };
+  if (service.status !== 'active') return { unavailable_reason: service.status, dev_provider: false };
+  const devProvider = !options.ownCredentials && !service.appId && options.devProvider;
+  const hasClient = options.ownCredentials || !!service.appId || devProvider;
+  const hasUrls = devProvider || (!!service.authUrl && !!service.tokenUrl);
+  return { unavailable_reason: hasClient && hasUrls ? null : 'not_configured', dev_provider: devProvider };
+}
+
+export function toServiceDto(
+  service: ServiceFields,
+  connection?: Pick<Connection, 'status' | 'accountName'>,
+  availability: Pick<ExternalServiceDto, 'unavailable_reason' | 'dev_provider'> = availabilityOf(service, { ownCredentials: false, devProvider: false }),
+): ExternalServiceDto {
   return {
     id: service.id,
     service_name: service.serviceName,
@@ -46,6 +70,7 @@ export function toServiceDto(service: ServiceFields, connection?: Pick<Connectio
     revoke_style: service.revokeStyle,
     account_url: service.accountUrl ?? null,
     account_name: connection?.accountName ?? null,
+    ...availability,
   };
 }
 
@@ -79,6 +104,7 @@ export class CatalogService implements OnApplicationBootstrap {
   constructor(
     private readonly em: EntityManager,
     private readonly vault: TokenVault,
+    private readonly devProviders: DevProviders,
   ) {}
 
   /** Adds missing catalog rows; never overwrites what an admin changed. */
@@ -121,18 +147,29 @@ export class CatalogService implements OnApplicationBootstrap {
     const row = await this.em
       .getKysely<ExternalServicesDb>()
       .selectFrom('external_services')
-      .select(['id', 'service_name', 'base_url', 'api_auth_scheme', 'extra_headers', 'api_key_header', 'api_key_encrypted'])
+      .select(['id', 'service_name', 'app_id', 'base_url', 'api_auth_scheme', 'extra_headers', 'api_key_header', 'api_key_encrypted'])
       .where('service_name', '=', name)
       .executeTakeFirst();
     if (!row) return null;
-    return Object.freeze({
+    // In development, a row with no app of its own is called at its development provider.
+    const target = await this.devProviders.overlay({
       id: row.id,
       serviceName: row.service_name,
+      appId: row.app_id ?? null,
       baseUrl: row.base_url ?? null,
       apiAuthScheme: row.api_auth_scheme,
-      extraHeaders: Object.freeze(jsonb(row.extra_headers)),
+      extraHeaders: jsonb(row.extra_headers),
       apiKeyHeader: row.api_key_header ?? null,
       apiKeyEncrypted: row.api_key_encrypted ?? null,
+    });
+    return Object.freeze({
+      id: target.id,
+      serviceName: target.serviceName,
+      baseUrl: target.baseUrl ?? null,
+      apiAuthScheme: target.apiAuthScheme,
+      extraHeaders: Object.freeze({ ...target.extraHeaders }),
+      apiKeyHeader: target.apiKeyHeader ?? null,
+      apiKeyEncrypted: target.apiKeyEncrypted ?? null,
     });
   }
 
@@ -145,6 +182,7 @@ export class CatalogService implements OnApplicationBootstrap {
       .getKysely<ExternalServicesDb>()
       .selectFrom('external_services as s')
       .leftJoin('service_connections as c', (join) => join.onRef('c.service_id', '=', 's.id').on('c.user_id', '=', userId))
+      .leftJoin('user_service_credentials as u', (join) => join.onRef('u.service_name', '=', 's.service_name').on('u.user_id', '=', userId))
       .select((eb) => [
         's.id',
         's.service_name',
@@ -172,9 +210,11 @@ export class CatalogService implements OnApplicationBootstrap {
         's.account_url',
         'c.status as connection_status',
         'c.account_name',
+        eb('u.id', 'is not', null).as('has_own_credentials'),
       ])
       .orderBy('s.service_name')
       .execute();
+    const served = new Map(await Promise.all(rows.map(async (row) => [row.service_name, await this.devProviders.serves(row.service_name)] as const)));
     // The row in the entity's shape (secrets only as "is set": the DTO masks them anyway).
     return rows.map((row) =>
       toServiceDto(
@@ -205,6 +245,10 @@ export class CatalogService implements OnApplicationBootstrap {
           accountUrl: row.account_url,
         },
         row.connection_status ? { status: row.connection_status, accountName: row.account_name } : undefined,
+        availabilityOf(
+          { serviceType: row.service_type, status: row.status, appId: row.app_id, authUrl: row.auth_url, tokenUrl: row.token_url },
+          { ownCredentials: !!row.has_own_credentials, devProvider: served.get(row.service_name) ?? false },
+        ),
       ),
     );
   }
@@ -266,6 +310,10 @@ export class CatalogService implements OnApplicationBootstrap {
     await this.em.flush();
     // This process sees the change at once; the others within API_TARGET_CACHE_MS.
     this.apiTargets.clear();
-    return toServiceDto(service);
+    return toServiceDto(
+      service,
+      undefined,
+      availabilityOf(service, { ownCredentials: false, devProvider: await this.devProviders.serves(service.serviceName) }),
+    );
   }
 }

@@ -5,6 +5,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { OneTimeStore } from '../../core/redis/one-time-store.js';
 import { CatalogService } from './catalog.service.js';
 import { CredentialsService } from './credentials.service.js';
+import { DevProviders } from './dev-providers.service.js';
 import { Connection } from './entities/connection.entity.js';
 import type { ExternalServicesDb } from './entities/index.js';
 import { ExternalService } from './entities/external-service.entity.js';
@@ -39,37 +40,39 @@ export class ConnectionsService {
     private readonly vault: TokenVault,
     private readonly states: OneTimeStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly devProviders: DevProviders,
   ) {}
 
   redirectUri(service: ExternalService): string {
     return service.redirectUrl || `${this.config.appUrl}/callback/${service.serviceName}`;
   }
 
-  /** The person's own credentials when stored, else the admin's app. */
-  async clientFor(
+  /**
+   * The client to connect with and the row as that client sees it: the person's own credentials
+   * when stored (the row as it is), else the admin's app, else, in development, the service's
+   * development provider (the row read with the stand-in's app and endpoints: DevProviders).
+   */
+  async resolve<T extends Pick<ExternalService, 'id' | 'serviceName' | 'appId' | 'appSecretEncrypted'>>(
     userId: string,
-    service: Pick<ExternalService, 'id' | 'serviceName' | 'appId' | 'appSecretEncrypted'>,
+    service: T,
     source?: 'user' | 'app',
-  ): Promise<ClientCredentials & { source: 'user' | 'app' }> {
+  ): Promise<{ service: T; client: ClientCredentials & { source: 'user' | 'app' } }> {
     if (source !== 'app') {
       const own = await this.credentials.forFlow(userId, service.serviceName);
-      if (own) return { ...own, source: 'user' };
+      if (own) return { service, client: { ...own, source: 'user' } };
       if (source === 'user') throw new ServicesError(ServicesErrorCode.ServiceNotConfigured, msg('services.credentialsGone'));
     }
-    if (!service.appId)
-      throw new ServicesError(
-        ServicesErrorCode.ServiceNotConfigured,
-        `${service.serviceName} aún no está configurado: añade tus credenciales o pide a un administrador que lo configure.`,
-      );
-    return { clientId: service.appId, clientSecret: this.catalog.appSecret(service), source: 'app' };
+    const app = await this.devProviders.overlay(service);
+    if (!app.appId) throw new ServicesError(ServicesErrorCode.ServiceNotConfigured, msg('services.notConfigured', { service: service.serviceName }));
+    return { service: app, client: { clientId: app.appId, clientSecret: this.catalog.appSecret(app), source: 'app' } };
   }
 
   async authUrl(userId: string, serviceName: string): Promise<{ auth_url: string }> {
-    const service = await this.catalog.byName(serviceName);
-    if (service.serviceType === 'login') throw new ServicesError(ServicesErrorCode.LoginTypeService, msg('services.loginOnly'));
-    if (service.status !== 'active') throw new ServicesError(ServicesErrorCode.ServiceNotActive, msg('services.inactive'));
+    const row = await this.catalog.byName(serviceName);
+    if (row.serviceType === 'login') throw new ServicesError(ServicesErrorCode.LoginTypeService, msg('services.loginOnly'));
+    if (row.status !== 'active') throw new ServicesError(ServicesErrorCode.ServiceNotActive, msg('services.inactive'));
+    const { service, client } = await this.resolve(userId, row);
     if (!service.authUrl || !service.tokenUrl) throw new ServicesError(ServicesErrorCode.ServiceNotConfigured, msg('services.missingUrls'));
-    const client = await this.clientFor(userId, service);
     const codeVerifier = service.pkce ? b64url(randomBytes(32)) : undefined;
     const state = await this.states.create<ConnectState>(
       STATE_NAMESPACE,
@@ -99,8 +102,7 @@ export class ConnectionsService {
     if (!state || state.userId !== user.id || state.service !== serviceName) {
       throw new ServicesError(ServicesErrorCode.InvalidState, msg('services.connectLinkExpired'));
     }
-    const service = await this.catalog.byName(serviceName);
-    const client = await this.clientFor(user.id, service, state.clientSource);
+    const { service, client } = await this.resolve(user.id, await this.catalog.byName(serviceName), state.clientSource);
     const apiKey = this.catalog.apiKey(service);
     let tokens: TokenAnswer;
     try {
@@ -204,9 +206,9 @@ export class ConnectionsService {
     return results;
   }
 
-  private async revokeAtProvider(userId: string, service: ExternalService, connection: Connection): Promise<boolean> {
+  private async revokeAtProvider(userId: string, row: ExternalService, connection: Connection): Promise<boolean> {
+    const { service, client } = await this.resolve(userId, row, connection.clientSource);
     if (service.revokeStyle === 'none' || !service.revokeUrl) return false;
-    const client = await this.clientFor(userId, service, connection.clientSource);
     const access = this.vault.open(CONNECTIONS_TABLE, connection.id, 'access_token', connection.accessTokenEncrypted);
     const refresh = connection.refreshTokenEncrypted
       ? this.vault.open(CONNECTIONS_TABLE, connection.id, 'refresh_token', connection.refreshTokenEncrypted)

@@ -4,6 +4,7 @@ import { runsWorkers, type ProcessRole } from '../../core/queue/process-role.js'
 import { CatalogService } from './catalog.service.js';
 import { ConnectionsService } from './connections.service.js';
 import { CredentialsService } from './credentials.service.js';
+import { DevProviders } from './dev-providers.service.js';
 import { ExternalServicesController } from './external-services.controller.js';
 import { TOKEN_REFRESH_QUEUE, VAULT_QUEUE } from './jobs/token-refresh.job.js';
 import { TokenRefreshProcessor } from './jobs/token-refresh.processor.js';
@@ -38,6 +39,7 @@ export class ExternalServicesModule {
       controllers: role === 'worker' ? [] : [ExternalServicesController],
       providers: [
         TokenVault,
+        DevProviders,
         ProviderClient,
         CatalogService,
         CredentialsService,

@@ -205,12 +205,12 @@ export class TokenRefreshService {
     const due = this.dueForExpiry(connection, now) || (reason === 'sweep' && this.dueForKeepAlive(connection, now));
     if (!due) return 'not_due';
 
-    const { service } = connection;
+    const { service: row } = connection;
     const sealedRefresh = connection.refreshTokenEncrypted;
     let tokens: TokenAnswer;
     try {
       const refreshToken = this.vault.open(CONNECTIONS_TABLE, connection.id, 'refresh_token', sealedRefresh);
-      const client = await this.connections.clientFor(connection.userId, service, connection.clientSource);
+      const { service, client } = await this.connections.resolve(connection.userId, row, connection.clientSource);
       const apiKey = this.catalog.apiKey(service);
       tokens = await this.client.token(service, client, { grant_type: 'refresh_token', refresh_token: refreshToken }, apiKey);
     } catch (error) {
@@ -247,7 +247,7 @@ export class TokenRefreshService {
       .returning('id')
       .execute();
     if (updated.length === 0) {
-      this.logger.warn(`Connection ${connection.id} (${service.serviceName}) changed during its refresh; kept the newer tokens`);
+      this.logger.warn(`Connection ${connection.id} (${row.serviceName}) changed during its refresh; kept the newer tokens`);
       return 'superseded';
     }
     return 'refreshed';

@@ -69,13 +69,16 @@ export function sendJson(res, status, body, headers = {}) {
  * @param {number} status
  * @param {string} title
  * @param {string} body
+ * @param {string} [lang]
  */
-export function sendHtml(res, status, title, body) {
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-  res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title>
+export function sendHtml(res, status, title, body, lang = 'en') {
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-language': lang });
+  res.end(`<!doctype html><html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#1f2937}
 .warn{background:#fef3c7;border:1px solid #f59e0b;border-radius:.5rem;padding:.75rem 1rem;margin-bottom:1.5rem}
-a.button,button{display:inline-block;margin-top:1rem;padding:.6rem 1.2rem;border:0;border-radius:.4rem;background:#111827;color:#fff;font-size:1rem;cursor:pointer;text-decoration:none}</style>
+.warn strong{display:block;margin-bottom:.25rem}.actions{display:flex;flex-wrap:wrap;gap:.75rem;align-items:center;margin-top:1rem}
+a.button,button{display:inline-block;margin-top:1rem;padding:.6rem 1.2rem;border:0;border-radius:.4rem;background:#111827;color:#fff;font-size:1rem;cursor:pointer;text-decoration:none}
+.actions a.button,.actions button{margin-top:0}a.secondary{color:#374151}code{overflow-wrap:anywhere}</style>
 </head><body>${body}</body></html>`);
 }
 
@@ -116,4 +119,33 @@ export function guarded(handler) {
       res.end(`Stand-in error: ${error instanceof Error ? error.message : String(error)}`);
     });
   };
+}
+
+/**
+ * The language of a stand-in page from the browser's Accept-Language, as real providers do:
+ * Spanish (Life's first language) or English.
+ * @param {import('node:http').IncomingMessage} req
+ * @returns {'es' | 'en'}
+ */
+export function pageLanguage(req) {
+  const header = String(req.headers['accept-language'] ?? '');
+  const ranked = header
+    .split(',')
+    .map((part, index) => {
+      const [tag, ...params] = part.trim().split(';');
+      const q = Number(
+        params
+          .find((p) => p.trim().startsWith('q='))
+          ?.trim()
+          .slice(2) ?? '1',
+      );
+      return { tag: (tag ?? '').toLowerCase(), q: Number.isFinite(q) ? q : 0, index };
+    })
+    .filter((entry) => entry.tag && entry.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index);
+  for (const { tag } of ranked) {
+    if (tag.startsWith('es')) return 'es';
+    if (tag.startsWith('en')) return 'en';
+  }
+  return ranked.length === 0 ? 'es' : 'en';
 }

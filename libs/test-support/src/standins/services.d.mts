@@ -1,4 +1,4 @@
-export type ServiceFamily = 'github' | 'google' | 'rotating' | 'soundcloud' | 'notion' | 'bungie' | 'battlenet';
+export type ServiceFamily = 'github' | 'google' | 'rotating' | 'hue' | 'spotify' | 'soundcloud' | 'notion' | 'bungie' | 'battlenet';
 export type RevokeStyle = 'none' | 'rfc7009' | 'github' | 'google' | 'notion' | 'soundcloud';
 
 export interface ServiceAccount {
@@ -35,6 +35,8 @@ export interface ServiceStandInOptions {
   account?: ServiceAccount;
   /** Accept refresh tokens it never issued (seeded rows, the bench). */
   acceptAnyRefreshToken?: boolean;
+  /** Accept access tokens it never issued (the app's development providers after a restart). */
+  acceptAnyAccessToken?: boolean;
   /** Delay before each token answer (default 0: at once). */
   latencyMs?: number;
   /** Keep every token call in `tokenCalls` (default true). */
@@ -132,7 +134,7 @@ export interface ServiceRowBody {
 
 export type ServiceStandIns = { [F in ServiceFamily]?: ServiceStandIn } & {
   apiKey: string;
-  /** By catalog service name: github, googlecalendar, youtube, fitbit, soundcloud, notion, destiny2, wow. */
+  /** By catalog service name: github, googlecalendar, youtube, fitbit, soundcloud, notion, destiny2, wow (or what `rowsByFamily` named). */
   rows: Record<string, ServiceRowBody>;
   close(): Promise<void>;
 };
@@ -147,10 +149,25 @@ export declare const FAMILY_ROWS: {
   readonly battlenet: readonly ['wow'];
 };
 
+/** Every connectable catalog service and the family standing in for it (the app's development providers). */
+export declare const CATALOG_FAMILY_ROWS: {
+  readonly github: readonly ['github'];
+  readonly google: readonly ['googlecalendar', 'youtube', 'googledrive', 'googlefit'];
+  readonly rotating: readonly ['fitbit'];
+  readonly hue: readonly ['philipshue'];
+  readonly spotify: readonly ['spotify'];
+  readonly soundcloud: readonly ['soundcloud'];
+  readonly notion: readonly ['notion'];
+  readonly bungie: readonly ['destiny2'];
+  readonly battlenet: readonly ['wow'];
+};
+
 export declare function startServiceStandIn(options: ServiceStandInOptions): Promise<ServiceStandIn>;
 export declare function followAuthorize(authUrl: string): Promise<URL>;
 export declare function familyPresets(apiKey?: string): Record<ServiceFamily, Omit<ServiceStandInOptions, 'clientId' | 'clientSecret'>>;
 export declare function startServiceStandIns(options?: {
   families?: ServiceFamily[];
   overrides?: Partial<Record<ServiceFamily, Partial<ServiceStandInOptions>>>;
+  /** Which catalog rows each family serves (default FAMILY_ROWS; the development providers pass CATALOG_FAMILY_ROWS). */
+  rowsByFamily?: Partial<Record<ServiceFamily, readonly string[]>>;
 }): Promise<ServiceStandIns>;

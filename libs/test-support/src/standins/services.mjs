@@ -13,7 +13,7 @@
 //                                  POST /oauth/revoke (rfc7009, google, notion), POST /sign-out (soundcloud)
 import { Buffer } from 'node:buffer';
 import http from 'node:http';
-import { escapeHtml, guarded, listen, randomToken, readBody, s256, sendHtml, sendJson, validVerifier } from './common.mjs';
+import { escapeHtml, guarded, listen, pageLanguage, randomToken, readBody, s256, sendHtml, sendJson, validVerifier } from './common.mjs';
 
 const CODE_TTL_MS = 10 * 60 * 1000;
 
@@ -45,6 +45,7 @@ const CODE_TTL_MS = 10 * 60 * 1000;
  * @property {(account: ServiceAccount) => Record<string, unknown>} [tokenAnswerExtras]  extra fields of an authorization_code answer (Notion's owner, Bungie's membership_id)
  * @property {ServiceAccount} [account]
  * @property {boolean} [acceptAnyRefreshToken]     refresh tokens it never issued are accepted (seeded rows, the bench)
+ * @property {boolean} [acceptAnyAccessToken]      access tokens it never issued are accepted (the app's development providers after a restart)
  * @property {number} [latencyMs]                  delay before each token answer (default 0: at once)
  * @property {boolean} [recordCalls]               keep every token call in `tokenCalls` (default true; the bench turns it off)
  * @property {number} [port]
@@ -71,6 +72,30 @@ function parseBasic(authorization) {
   }
 }
 
+/** The consent page's words: Spanish or English, from the browser's Accept-Language. */
+const CONSENT_TEXT = {
+  es: {
+    label: (/** @type {string} */ name) => `${name}: proveedor de desarrollo (stand-in)`,
+    notReal: (/** @type {string} */ name) =>
+      `Un servidor de pruebas local que imita a ${name}. No es el servicio real: nada sale de este equipo y la cuenta es ficticia.`,
+    heading: 'Autorizar aplicación',
+    signedInAs: 'Has iniciado sesión como',
+    scopes: 'Permisos:',
+    noScope: '(ninguno)',
+    authorize: 'Autorizar',
+  },
+  en: {
+    label: (/** @type {string} */ name) => `${name}: development stand-in`,
+    notReal: (/** @type {string} */ name) =>
+      `A local test server imitating ${name}. Not the real service: nothing leaves this machine and the account is made up.`,
+    heading: 'Authorize application',
+    signedInAs: 'Signed in as',
+    scopes: 'Scopes:',
+    noScope: '(none)',
+    authorize: 'Authorize',
+  },
+};
+
 /**
  * Starts one configurable OAuth 2.0 provider on 127.0.0.1.
  * @param {ServiceStandInOptions} options
@@ -94,6 +119,7 @@ export async function startServiceStandIn(options) {
     whoAmI: [{ path: '/me', answer: (/** @type {ServiceAccount} */ a) => ({ id: a.id, name: a.name }) }],
     tokenAnswerExtras: () => ({}),
     acceptAnyRefreshToken: false,
+    acceptAnyAccessToken: false,
     latencyMs: 0,
     recordCalls: true,
     ...options,
@@ -185,15 +211,19 @@ export async function startServiceStandIn(options) {
         const target = new URL(redirectUri);
         target.searchParams.set('code', code);
         if (q.get('state') !== null) target.searchParams.set('state', /** @type {string} */ (q.get('state')));
+        const lang = pageLanguage(req);
+        const text = CONSENT_TEXT[lang];
+        const name = escapeHtml(o.name);
         return sendHtml(
           res,
           200,
           `${o.name} (stand-in)`,
-          `<div class="warn" role="alert"><strong>${escapeHtml(o.name)} (stand-in).</strong> A local test server, not the real service.</div>
-<h1>Authorize application</h1>
-<p>Signed in as <strong data-testid="standin-account">${escapeHtml(account.name)}</strong>.</p>
-<p>Scopes: <code>${escapeHtml(q.get('scope') ?? '(none)')}</code></p>
-<a class="button" data-testid="standin-authorize" href="${escapeHtml(target.toString())}">Authorize</a>`,
+          `<div class="warn" role="alert" data-testid="standin-banner"><strong>${text.label(name)}</strong>${text.notReal(name)}</div>
+<h1>${text.heading}</h1>
+<p>${text.signedInAs} <strong data-testid="standin-account">${escapeHtml(account.name)}</strong>.</p>
+<p>${text.scopes} <code>${escapeHtml(q.get('scope') ?? text.noScope)}</code></p>
+<a class="button" data-testid="standin-authorize" href="${escapeHtml(target.toString())}">${text.authorize}</a>`,
+          lang,
         );
       }
 
@@ -313,7 +343,11 @@ export async function startServiceStandIn(options) {
         if (problem) return sendJson(res, 401, { error: 'invalid_request', message: problem });
         if (!match || match[1] !== o.apiAuthScheme)
           return sendJson(res, 401, { error: 'invalid_token', message: `Use Authorization: ${o.apiAuthScheme} <token>` });
-        const token = accessTokens.get(match[2]);
+        let token = accessTokens.get(match[2]);
+        if (!token && o.acceptAnyAccessToken) {
+          token = { account, alive: true };
+          accessTokens.set(match[2], token);
+        }
         if (!token?.alive) return sendJson(res, 401, { error: 'invalid_token', message: 'Unknown or revoked access token.' });
         return sendJson(res, 200, who.answer(token.account));
       }
@@ -546,6 +580,29 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
       tokenAnswerExtras: (a) => ({ membership_id: a.id }),
       account: { id: '4611686018', name: 'Guardian#1234' },
     },
+    // Spotify: Basic auth, a one-hour token, a refresh token that lasts (refresh answers usually carry none).
+    spotify: {
+      name: 'Spotify',
+      tokenAuth: 'basic',
+      body: 'form',
+      refresh: 'static',
+      expiresIn: 3600,
+      revoke: 'none',
+      whoAmI: [{ path: '/v1/me', answer: (a) => ({ id: a.id, display_name: a.name, type: 'user' }) }],
+      account: { id: 'spoti-user-31', name: 'Sofía Spotify' },
+    },
+    // Philips Hue (remote API): Basic auth, no scope, rotating refresh tokens, a 7-day token, no who-am-I endpoint.
+    hue: {
+      name: 'Philips Hue',
+      tokenAuth: 'basic',
+      body: 'form',
+      requireNoScope: true,
+      refresh: 'rotating',
+      expiresIn: 604_800,
+      revoke: 'none',
+      whoAmI: [],
+      account: { id: 'hue-bridge-1', name: 'Hue Bridge' },
+    },
     // Battle.net: Basic auth, a 24 h access token and no refresh token.
     battlenet: {
       name: 'Battle.net',
@@ -560,7 +617,7 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
   };
 }
 
-/** Which catalog rows each family serves. */
+/** Which catalog rows each family serves in the tests (`startServiceStandIns()` without options). */
 export const FAMILY_ROWS = /** @type {const} */ ({
   github: ['github'],
   google: ['googlecalendar', 'youtube'],
@@ -571,11 +628,31 @@ export const FAMILY_ROWS = /** @type {const} */ ({
   battlenet: ['wow'],
 });
 
+/**
+ * Every connectable service of the catalog and the family that stands in for it: what the app's
+ * development providers serve (DEV_SERVICES, docs/decisions/0020-development-providers.md).
+ */
+export const CATALOG_FAMILY_ROWS = /** @type {const} */ ({
+  github: ['github'],
+  google: ['googlecalendar', 'youtube', 'googledrive', 'googlefit'],
+  rotating: ['fitbit'],
+  hue: ['philipshue'],
+  spotify: ['spotify'],
+  soundcloud: ['soundcloud'],
+  notion: ['notion'],
+  bungie: ['destiny2'],
+  battlenet: ['wow'],
+});
+
 const SERVICE_TYPES = /** @type {Record<string, string>} */ ({
   github: 'código',
   googlecalendar: 'calendario',
   youtube: 'vídeo',
+  googledrive: 'archivos',
+  googlefit: 'salud',
   fitbit: 'salud',
+  philipshue: 'hogar',
+  spotify: 'música',
   soundcloud: 'música',
   notion: 'notas',
   destiny2: 'juegos',
@@ -584,13 +661,15 @@ const SERVICE_TYPES = /** @type {Record<string, string>} */ ({
 
 /**
  * Starts one stand-in per family and returns them with ready PUT /api/external-services/:id
- * bodies (without the id) for the catalog rows they serve.
- * @param {{ families?: import('./services.d.mts').ServiceFamily[], overrides?: Partial<Record<import('./services.d.mts').ServiceFamily, Partial<ServiceStandInOptions>>> }} [options]
+ * bodies (without the id) for the catalog rows they serve (`rowsByFamily`, default FAMILY_ROWS).
+ * @param {{ families?: import('./services.d.mts').ServiceFamily[], overrides?: Partial<Record<import('./services.d.mts').ServiceFamily, Partial<ServiceStandInOptions>>>, rowsByFamily?: Partial<Record<import('./services.d.mts').ServiceFamily, readonly string[]>> }} [options]
  */
 export async function startServiceStandIns(options = {}) {
   const apiKey = `bungie-key-${randomToken(12)}`;
   const presets = familyPresets(apiKey);
-  const families = options.families ?? /** @type {import('./services.d.mts').ServiceFamily[]} */ (Object.keys(presets));
+  /** @type {Partial<Record<import('./services.d.mts').ServiceFamily, readonly string[]>>} */
+  const rowsByFamily = options.rowsByFamily ?? FAMILY_ROWS;
+  const families = options.families ?? /** @type {import('./services.d.mts').ServiceFamily[]} */ (Object.keys(rowsByFamily));
   /** @type {Partial<Record<import('./services.d.mts').ServiceFamily, Awaited<ReturnType<typeof startServiceStandIn>>>>} */
   const standIns = {};
   /** @type {Record<string, import('./services.d.mts').ServiceRowBody>} */
@@ -601,7 +680,7 @@ export async function startServiceStandIns(options = {}) {
       const standIn = await startServiceStandIn({ ...credentials(family), ...preset, ...options.overrides?.[family] });
       standIns[family] = standIn;
       const o = { ...preset, ...options.overrides?.[family] };
-      for (const serviceName of FAMILY_ROWS[family]) {
+      for (const serviceName of rowsByFamily[family] ?? []) {
         const whoAmI = o.whoAmI ?? [];
         const userPath = serviceName === 'youtube' ? (whoAmI[1]?.path ?? whoAmI[0]?.path) : whoAmI[0]?.path;
         rows[serviceName] = {
@@ -613,7 +692,8 @@ export async function startServiceStandIns(options = {}) {
           auth_url: standIn.authorizeUrl,
           token_url: standIn.tokenUrl,
           base_url: standIn.url,
-          user_url: `${standIn.url}${userPath ?? '/me'}${serviceName === 'youtube' ? '?part=snippet&mine=true' : ''}`,
+          // A family without a who-am-I endpoint (Philips Hue) leaves it empty, like the catalog row.
+          user_url: userPath ? `${standIn.url}${userPath}${serviceName === 'youtube' ? '?part=snippet&mine=true' : ''}` : '',
           token_auth: o.tokenAuth ?? 'body',
           token_body: o.body ?? 'form',
           send_scope: !o.requireNoScope,

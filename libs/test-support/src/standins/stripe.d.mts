@@ -16,4 +16,10 @@ export interface StripeStandIn {
   close(): Promise<void>;
 }
 
-export declare function startStripeStandIn(options: { secretKey: string; webhookSecret: string; failNext?: number }): Promise<StripeStandIn>;
+export declare function startStripeStandIn(options: {
+  secretKey: string;
+  webhookSecret: string;
+  failNext?: number;
+  /** Where the checkout page's "Pagar" delivers a signed checkout.session.completed (the app's development Stripe). */
+  webhookUrl?: string;
+}): Promise<StripeStandIn>;

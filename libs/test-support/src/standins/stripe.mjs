@@ -4,17 +4,43 @@
 //   GET  /v1/checkout/sessions/:id      read it back
 //   POST /v1/checkout/sessions/:id/expire  end an open session (account erasure)
 //   DELETE /v1/subscriptions/:id        cancel a subscription (account erasure); `cancelled` lists them
-//   GET  /checkout/:id                  the hosted checkout page (a tiny HTML page)
-// Webhooks are signed with the `stripe` package's own test-header helper (signedEvent).
+//   GET  /checkout/:id                  the hosted checkout page (a tiny HTML page, labelled as a stand-in)
+//   POST /checkout/:id/pay              with `webhookUrl`: completes the session, delivers a signed
+//                                       checkout.session.completed to it, then goes to success_url
+// Webhooks are signed with the `stripe` package's own test-header helper (signedEvent). The app's
+// development Stripe (DEV_STRIPE) is this server with a `webhookUrl`.
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import Stripe from 'stripe';
-import { escapeHtml, readBody } from './common.mjs';
+import { escapeHtml, pageLanguage, readBody, sendHtml } from './common.mjs';
 
 const id = (prefix) => `${prefix}_test_${randomBytes(12).toString('hex')}`;
 
+/** The checkout page's words: Spanish or English, from the browser's Accept-Language. */
+const CHECKOUT_TEXT = {
+  es: {
+    label: 'Stripe de desarrollo (stand-in)',
+    notReal: 'Un servidor de pruebas local que imita la página de pago de Stripe. No es Stripe: no se cobra nada y no se pide ninguna tarjeta.',
+    perMonth: 'al mes',
+    pay: 'Pagar (simulado)',
+    cancel: 'Cancelar y volver',
+    failed: (/** @type {string} */ status) => `La aplicación no aceptó el aviso de pago (${status}). Vuelve atrás e inténtalo de nuevo.`,
+    notOpen: 'Este pago ya no está abierto.',
+  },
+  en: {
+    label: 'Development Stripe (stand-in)',
+    notReal: "A local test server imitating Stripe's payment page. Not Stripe: nothing is charged and no card is asked for.",
+    perMonth: 'per month',
+    pay: 'Pay (simulated)',
+    cancel: 'Cancel and go back',
+    failed: (/** @type {string} */ status) => `The app did not accept the payment notice (${status}). Go back and try again.`,
+    notOpen: 'This checkout is no longer open.',
+  },
+};
+
 /**
- * @param {{ secretKey: string, webhookSecret: string, failNext?: number }} options
+ * @param {{ secretKey: string, webhookSecret: string, failNext?: number, webhookUrl?: string }} options
+ *   webhookUrl: where "Pagar" delivers the signed checkout.session.completed (the app's /api/stripe/webhook)
  */
 export async function startStripeStandIn(options) {
   /** @type {Map<string, Record<string, unknown>>} */
@@ -27,6 +53,37 @@ export async function startStripeStandIn(options) {
   /** @type {string[]} */
   const cancelled = [];
 
+  const signer = new Stripe(options.secretKey);
+
+  /**
+   * A Stripe event as Stripe would send it, with its body and a valid Stripe-Signature header.
+   * @param {string} type
+   * @param {Record<string, unknown>} object
+   * @param {{ id?: string, created?: number, secret?: string }} [extra]
+   */
+  function signedEvent(type, object, extra = {}) {
+    const event = {
+      id: extra.id ?? id('evt'),
+      object: 'event',
+      type,
+      created: extra.created ?? Math.floor(Date.now() / 1000),
+      livemode: false,
+      data: { object },
+      api_version: '2025-01-01',
+    };
+    const payload = JSON.stringify(event);
+    const signature = signer.webhooks.generateTestHeaderString({ payload, secret: extra.secret ?? options.webhookSecret });
+    return { event, payload, signature };
+  }
+
+  /** @param {string} sessionId */
+  function completeSession(sessionId) {
+    const session = sessions.get(sessionId);
+    if (!session) throw new Error(`no session ${sessionId}`);
+    Object.assign(session, { status: 'complete', customer: session.customer ?? id('cus'), subscription: session.subscription ?? id('sub') });
+    return session;
+  }
+
   const server = http.createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://stand-in');
@@ -34,15 +91,60 @@ export async function startStripeStandIn(options) {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(body));
       };
+      const pay = /^\/checkout\/([^/]+)\/pay$/.exec(url.pathname);
+      if (req.method === 'POST' && pay && options.webhookUrl) {
+        const text = CHECKOUT_TEXT[pageLanguage(req)];
+        const session = sessions.get(decodeURIComponent(pay[1]));
+        if (!session || session.status !== 'open') return sendHtml(res, 409, text.label, `<h1>${escapeHtml(text.notOpen)}</h1>`, pageLanguage(req));
+        const paid = completeSession(session.id);
+        const { payload, signature } = signedEvent('checkout.session.completed', paid);
+        // Delivered as Stripe does: a signed POST to the app's webhook endpoint.
+        const delivered = await fetch(options.webhookUrl, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'stripe-signature': signature,
+            'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks; stand-in)',
+          },
+          body: payload,
+        }).catch((/** @type {unknown} */ error) => ({ ok: false, status: String(error) }));
+        if (!delivered.ok) return sendHtml(res, 502, text.label, `<h1>${escapeHtml(text.failed(String(delivered.status)))}</h1>`, pageLanguage(req));
+        res.writeHead(303, { location: String(session.success_url) });
+        res.end();
+        return;
+      }
       if (req.method === 'GET' && url.pathname.startsWith('/checkout/')) {
         const session = sessions.get(decodeURIComponent(url.pathname.slice('/checkout/'.length)));
-        res.writeHead(session ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
-        res.end(
-          session
-            ? `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>Stripe Checkout (stand-in)</title></head><body><h1 data-testid="stripe-checkout">Stripe Checkout (stand-in)</h1><p>${escapeHtml(String(session.customer_email ?? ''))}</p><p data-testid="stripe-amount">${escapeHtml(String(session.amount_total))} ${escapeHtml(String(session.currency))}</p></body></html>`
-            : 'not found',
+        if (!session) {
+          res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
+          res.end('not found');
+          return;
+        }
+        const lang = pageLanguage(req);
+        const text = CHECKOUT_TEXT[lang];
+        const amount = new Intl.NumberFormat(lang === 'es' ? 'es-ES' : 'en-GB', {
+          style: 'currency',
+          currency: String(session.currency ?? 'eur').toUpperCase(),
+        }).format(Number(session.amount_total) / 100);
+        const actions =
+          options.webhookUrl && session.status === 'open'
+            ? `<form method="post" action="/checkout/${escapeHtml(String(session.id))}/pay" class="actions"><button type="submit" data-testid="stripe-pay">${escapeHtml(text.pay)}</button>${
+                session.cancel_url
+                  ? `<a class="secondary" data-testid="stripe-cancel" href="${escapeHtml(String(session.cancel_url))}">${escapeHtml(text.cancel)}</a>`
+                  : ''
+              }</form>`
+            : '';
+        return sendHtml(
+          res,
+          200,
+          'Stripe Checkout (stand-in)',
+          `<div class="warn" role="alert" data-testid="stripe-standin-banner"><strong>${escapeHtml(text.label)}</strong>${escapeHtml(text.notReal)}</div>
+<h1 data-testid="stripe-checkout">Stripe Checkout (stand-in)</h1>
+<p data-testid="stripe-product">${escapeHtml(String(session.product_name ?? ''))}</p>
+<p data-testid="stripe-amount" data-amount="${escapeHtml(String(session.amount_total))}" data-currency="${escapeHtml(String(session.currency))}"><strong>${escapeHtml(amount)}</strong> ${escapeHtml(text.perMonth)}</p>
+<p>${escapeHtml(String(session.customer_email ?? ''))}</p>${actions}`,
+          lang,
         );
-        return;
       }
       if (!url.pathname.startsWith('/v1/')) return send(404, { error: { type: 'invalid_request_error', message: 'Unrecognized request URL' } });
       if (req.headers.authorization !== `Bearer ${options.secretKey}`)
@@ -68,6 +170,7 @@ export async function startStripeStandIn(options) {
           customer_email: body.customer_email ?? null,
           currency: body['line_items[0][price_data][currency]'],
           amount_total: Number(body['line_items[0][price_data][unit_amount]']),
+          product_name: body['line_items[0][price_data][product_data][name]'] ?? null,
           expires_at: Number(body.expires_at),
           success_url: body.success_url,
           cancel_url: body.cancel_url,
@@ -112,7 +215,6 @@ export async function startStripeStandIn(options) {
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
-  const signer = new Stripe(options.secretKey);
 
   return {
     url: `http://127.0.0.1:${port}`,
@@ -129,27 +231,9 @@ export async function startStripeStandIn(options) {
      * @param {Record<string, unknown>} object
      * @param {{ id?: string, created?: number, secret?: string }} [extra]
      */
-    signedEvent(type, object, extra = {}) {
-      const event = {
-        id: extra.id ?? id('evt'),
-        object: 'event',
-        type,
-        created: extra.created ?? Math.floor(Date.now() / 1000),
-        livemode: false,
-        data: { object },
-        api_version: '2025-01-01',
-      };
-      const payload = JSON.stringify(event);
-      const signature = signer.webhooks.generateTestHeaderString({ payload, secret: extra.secret ?? options.webhookSecret });
-      return { event, payload, signature };
-    },
+    signedEvent,
     /** The session as Stripe reports it once paid (customer and subscription attached). */
-    completeSession(sessionId) {
-      const session = sessions.get(sessionId);
-      if (!session) throw new Error(`no session ${sessionId}`);
-      Object.assign(session, { status: 'complete', customer: session.customer ?? id('cus'), subscription: session.subscription ?? id('sub') });
-      return session;
-    },
+    completeSession,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections?.();

@@ -123,6 +123,8 @@ export const de: Translation = {
     loginOnly: 'Dieser Dienst dient zur Anmeldung: Er wird nicht über die Übersicht verbunden.',
     missingUrls: 'Bei diesem Dienst fehlen die URLs.',
     noCredentials: 'Du hast für diesen Dienst keine Zugangsdaten gespeichert.',
+    notConfigured:
+      '{{service}} ist noch nicht eingerichtet: Füge deine eigenen Zugangsdaten hinzu oder bitte eine Administratorin oder einen Administrator, es einzurichten.',
     notConnected: 'Dieser Dienst ist nicht verbunden.',
     refreshPending: 'Der Zugriff auf {{service}} ist abgelaufen und {{provider}} konnte ihn gerade nicht erneuern; es wird später erneut versucht.',
     serviceExists: 'Es gibt bereits einen Dienst namens {{name}}.',

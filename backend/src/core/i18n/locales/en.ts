@@ -123,6 +123,7 @@ export const en: Translation = {
     loginOnly: 'This is a sign-in service: it is not connected from the dashboard.',
     missingUrls: 'This service is missing its URLs.',
     noCredentials: 'You have not saved any credentials for this service.',
+    notConfigured: '{{service}} is not set up yet: add your own credentials or ask an administrator to set it up.',
     notConnected: 'This service is not connected.',
     refreshPending: 'Access to {{service}} has expired and {{provider}} could not renew it right now; we will try again.',
     serviceExists: 'A service named {{name}} already exists.',

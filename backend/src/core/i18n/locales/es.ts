@@ -125,6 +125,7 @@ export const es = {
     loginOnly: 'Este servicio es de inicio de sesión: no se conecta desde el escritorio.',
     missingUrls: 'A este servicio le faltan sus URL.',
     noCredentials: 'No has guardado credenciales para este servicio.',
+    notConfigured: '{{service}} aún no está configurado: añade tus credenciales o pide a un administrador que lo configure.',
     notConnected: 'Este servicio no está conectado.',
     refreshPending: 'El acceso a {{service}} ha caducado y {{provider}} no ha podido renovarlo ahora; se reintentará.',
     serviceExists: 'Ya existe un servicio llamado {{name}}.',

@@ -123,6 +123,7 @@ export const fr: Translation = {
     loginOnly: 'C’est un service de connexion : il ne se connecte pas depuis le tableau de bord.',
     missingUrls: 'Il manque les URL de ce service.',
     noCredentials: 'Vous n’avez pas enregistré d’identifiants pour ce service.',
+    notConfigured: '{{service}} n’est pas encore configuré : ajoutez vos propres identifiants ou demandez à un administrateur de le configurer.',
     notConnected: 'Ce service n’est pas connecté.',
     refreshPending: 'L’accès à {{service}} a expiré et {{provider}} n’a pas pu le renouveler pour l’instant ; nous réessaierons.',
     serviceExists: 'Un service nommé {{name}} existe déjà.',

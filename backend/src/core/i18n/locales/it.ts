@@ -123,6 +123,7 @@ export const it: Translation = {
     loginOnly: 'Questo è un servizio di accesso: non si connette dalla bacheca.',
     missingUrls: 'A questo servizio mancano gli URL.',
     noCredentials: 'Non hai salvato credenziali per questo servizio.',
+    notConfigured: '{{service}} non è ancora configurato: aggiungi le tue credenziali o chiedi a un amministratore di configurarlo.',
     notConnected: 'Questo servizio non è connesso.',
     refreshPending: 'L’accesso a {{service}} è scaduto e {{provider}} non è riuscito a rinnovarlo ora; si riproverà.',
     serviceExists: 'Esiste già un servizio chiamato {{name}}.',

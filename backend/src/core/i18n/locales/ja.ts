@@ -123,6 +123,7 @@ export const ja: Translation = {
     loginOnly: 'このサービスはログイン用のため、ダッシュボードからは接続できません。',
     missingUrls: 'このサービスの URL が設定されていません。',
     noCredentials: 'このサービスの認証情報は保存されていません。',
+    notConfigured: '{{service}} はまだ設定されていません。自分の認証情報を追加するか、管理者に設定を依頼してください。',
     notConnected: 'このサービスは接続されていません。',
     refreshPending: '{{service}} へのアクセスの有効期限が切れましたが、現在 {{provider}} で更新できませんでした。後ほど再試行します。',
     serviceExists: '{{name}} という名前のサービスはすでに存在します。',

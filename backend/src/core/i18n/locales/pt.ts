@@ -123,6 +123,7 @@ export const pt: Translation = {
     loginOnly: 'Este é um serviço de login: ele não é conectado pelo painel.',
     missingUrls: 'Faltam as URLs deste serviço.',
     noCredentials: 'Você não salvou credenciais para este serviço.',
+    notConfigured: '{{service}} ainda não está configurado: adicione suas credenciais ou peça a um administrador que o configure.',
     notConnected: 'Este serviço não está conectado.',
     refreshPending: 'O acesso a {{service}} expirou e {{provider}} não conseguiu renová-lo agora; vamos tentar de novo.',
     serviceExists: 'Já existe um serviço chamado {{name}}.',

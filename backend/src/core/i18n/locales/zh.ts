@@ -123,6 +123,7 @@ export const zh: Translation = {
     loginOnly: '此服务用于登录，不能从控制台连接。',
     missingUrls: '此服务缺少 URL。',
     noCredentials: '你尚未保存此服务的凭据。',
+    notConfigured: '{{service}} 尚未配置：请添加你自己的凭据，或请管理员进行配置。',
     notConnected: '此服务未连接。',
     refreshPending: '对 {{service}} 的访问已过期，{{provider}} 目前无法续期；稍后将重试。',
     serviceExists: '已存在名为 {{name}} 的服务。',

@@ -174,4 +174,17 @@ describe('ServicesAdminSection', () => {
     expect(within(dialog).getByText(/JSON no válido/)).toBeInTheDocument();
     expect(puts()).toHaveLength(0);
   });
+
+  it('Conectar of a service that cannot be connected is disabled, with the reason on its tooltip and read with the button', async () => {
+    const maintenance = serviceFixture({ service_name: 'googlefit', service_type: 'salud', status: 'maintenance', unavailable_reason: 'maintenance' });
+    const { requests } = stubFetch(() => jsonResponse(200, [maintenance, SPOTIFY]));
+    renderWithProviders(<ServicesAdminSection />);
+    await screen.findAllByTestId('service-row');
+    const button = within(row('googlefit')).getByRole('button', { name: 'Conectar' });
+    expect(button).toBeDisabled();
+    expect(button).toHaveAccessibleDescription('En mantenimiento: ahora no se puede conectar.');
+    expect(within(row('googlefit')).getByTestId('service-unavailable')).toHaveAttribute('title', 'En mantenimiento: ahora no se puede conectar.');
+    await userEvent.setup().click(button);
+    expect(requests.filter((request) => request.method === 'POST')).toHaveLength(0);
+  });
 });

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ExternalServiceDto } from '@life/contracts';
-import { CircleCheck, CircleX, LoaderCircle, Pencil, PlugZap, RefreshCw } from 'lucide-react';
+import { CircleCheck, CircleX, LoaderCircle, Pencil, PlugZap, RefreshCw, TriangleAlert } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { AdminTable, TableMessageRow, Td, Th, Tr } from '@/components/layout/admin-table';
 import { Button } from '@/components/ui/button';
@@ -10,7 +10,7 @@ import { useServices } from '@/shared/services/api/get-services';
 import { useStartConnection } from '@/shared/services/api/start-connection';
 import { CONNECT_BUTTON_CLASS } from '@/shared/services/components/connect-button-class';
 import { ServiceEditDialog } from '@/shared/services/components/service-edit-dialog';
-import { connectActionFor } from '@/shared/services/utils/service-rules';
+import { connectActionFor, connectBlockedBy } from '@/shared/services/utils/service-rules';
 import { reportError } from '@/lib/report-error';
 
 const COLUMN_COUNT = 5;
@@ -51,6 +51,7 @@ export function ServicesAdminSection() {
             services.data.map((service) => {
               const description = service.description?.trim() ?? '';
               const action = connectActionFor(service);
+              const blockedBy = connectBlockedBy(service);
               const busy = connecting === service.service_name;
               return (
                 <Tr key={service.id} data-testid="service-row" data-service={service.service_name} data-connected={String(service.connected)}>
@@ -71,7 +72,8 @@ export function ServicesAdminSection() {
                         <Button
                           size="sm"
                           className={CONNECT_BUTTON_CLASS}
-                          disabled={busy}
+                          disabled={busy || !!blockedBy}
+                          aria-describedby={blockedBy ? `service-unavailable-${service.id}` : undefined}
                           onClick={() => void connect(service.service_name)}
                           data-testid={action === 'connect' ? 'service-connect' : 'service-reconnect'}
                         >
@@ -84,6 +86,20 @@ export function ServicesAdminSection() {
                           )}
                           {action === 'connect' ? t('services.connect') : t('services.reconnect')}
                         </Button>
+                      )}
+                      {blockedBy && (
+                        // The disabled button takes no pointer: the reason is on this icon's tooltip and read with the button.
+                        <span
+                          className="inline-flex size-9 items-center justify-center text-amber-700"
+                          title={t(`services.unavailable.${blockedBy}`)}
+                          data-testid="service-unavailable"
+                          data-reason={blockedBy}
+                        >
+                          <TriangleAlert aria-hidden="true" className="size-4" />
+                          <span id={`service-unavailable-${service.id}`} className="sr-only">
+                            {t(`services.unavailable.${blockedBy}`)}
+                          </span>
+                        </span>
                       )}
                       <Button
                         variant="ghost"

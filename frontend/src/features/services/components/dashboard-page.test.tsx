@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import i18n from '@/i18n/i18n';
 import { serviceFixture } from '@/shared/services/test/fixtures';
 import { leavePageFor } from '@/shared/services/utils/leave-page';
 import { deferred, jsonResponse, stubFetch, type RecordedRequest } from '@/test/fetch-mock';
@@ -250,5 +251,78 @@ describe('DashboardPage', () => {
     const dialog = await screen.findByTestId('service-dialog');
     expect(within(dialog).getByTestId('service-field-service_name')).toHaveValue('spotify');
     expect(screen.queryByTestId('credentials-dialog')).not.toBeInTheDocument();
+  });
+
+  describe('a service that cannot be connected says so before any click', () => {
+    const GOOGLE_FIT = serviceFixture({ service_name: 'googlefit', service_type: 'salud', status: 'maintenance', unavailable_reason: 'maintenance' });
+    const UNSET = serviceFixture({ service_name: 'spotify', service_type: 'música', app_id: null, app_secret: '', unavailable_reason: 'not_configured' });
+    const BROKEN = serviceFixture({ service_name: 'fitbit', service_type: 'salud', needs_reconnect: true, unavailable_reason: 'maintenance' });
+    const DEV = serviceFixture({ service_name: 'notion', service_type: 'notas', app_id: null, app_secret: '', dev_provider: true });
+
+    function renderList() {
+      const api = stubFetch((request) =>
+        request.method === 'GET' && request.url === '/api/external-services/all'
+          ? jsonResponse(200, [BROKEN, GOOGLE_FIT, DEV, UNSET])
+          : jsonResponse(200, { auth_url: 'https://stand-in.example/authorize' }),
+      );
+      renderWithProviders(<DashboardPage />);
+      return api;
+    }
+
+    it('maintenance or nothing configured: the reason on the card and Conectar / Reconectar disabled, described by it; nothing is asked of the server', async () => {
+      const user = userEvent.setup();
+      const { requests } = renderList();
+      await screen.findAllByTestId('service-tile');
+
+      const fit = within(tile('googlefit'));
+      expect(fit.getByTestId('service-unavailable')).toHaveTextContent('En mantenimiento: ahora no se puede conectar.');
+      const fitButton = fit.getByRole('button', { name: 'Conectar' });
+      expect(fitButton).toBeDisabled();
+      expect(fitButton).toHaveAccessibleDescription('En mantenimiento: ahora no se puede conectar.');
+
+      const spotify = within(tile('spotify'));
+      expect(spotify.getByRole('button', { name: 'Conectar' })).toBeDisabled();
+      expect(spotify.getByRole('button', { name: 'Conectar' })).toHaveAccessibleDescription('Sin configurar: añade credenciales con el lápiz.');
+      // The pencil (own credentials) stays usable: it is the way out.
+      expect(spotify.getByRole('button', { name: 'Editar spotify' })).toBeEnabled();
+
+      // A broken connection of a service in maintenance cannot be reconnected either; the reason replaces the reconnect hint.
+      const fitbit = within(tile('fitbit'));
+      expect(fitbit.getByRole('button', { name: 'Reconectar' })).toBeDisabled();
+      expect(fitbit.getByTestId('service-unavailable')).toHaveAttribute('data-reason', 'maintenance');
+      expect(fitbit.queryByText('La conexión dejó de funcionar: vuelve a conectarlo.')).not.toBeInTheDocument();
+
+      await user.click(fitButton);
+      await user.click(spotify.getByRole('button', { name: 'Conectar' }));
+      expect(requests.filter((request) => request.method === 'POST')).toHaveLength(0);
+      expect(leavePageFor).not.toHaveBeenCalled();
+    });
+
+    it('a development provider: Conectar works and the card says it goes to a local test provider', async () => {
+      const user = userEvent.setup();
+      const { requests } = renderList();
+      await screen.findAllByTestId('service-tile');
+      const notion = within(tile('notion'));
+      expect(notion.queryByTestId('service-unavailable')).not.toBeInTheDocument();
+      const button = notion.getByRole('button', { name: 'Conectar' });
+      expect(button).toHaveAccessibleDescription('Modo desarrollo: proveedor de pruebas local.');
+      await user.click(button);
+      await waitFor(() => expect(leavePageFor).toHaveBeenCalledWith('https://stand-in.example/authorize'));
+      expect(requests.find((request) => request.method === 'POST')!.url).toBe('/api/external-services/notion/auth');
+    });
+
+    it('says it in the reader’s language', async () => {
+      await i18n.changeLanguage('en');
+      try {
+        renderList();
+        await screen.findAllByTestId('service-tile');
+        expect(within(tile('googlefit')).getByRole('button', { name: 'Connect' })).toHaveAccessibleDescription(
+          'Under maintenance: it cannot be connected right now.',
+        );
+        expect(within(tile('notion')).getByTestId('service-dev-provider')).toHaveTextContent('Development mode: local test provider.');
+      } finally {
+        await i18n.changeLanguage('es');
+      }
+    });
   });
 });

@@ -1,11 +1,12 @@
 import type { ExternalServiceDto } from '@life/contracts';
-import { CircleCheck, CircleX, LoaderCircle, Pencil, PlugZap, RefreshCw, Unplug } from 'lucide-react';
+import { useId } from 'react';
+import { CircleCheck, CircleX, FlaskConical, LoaderCircle, Pencil, PlugZap, RefreshCw, TriangleAlert, Unplug } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { truncate } from '@/lib/truncate';
 import { cn } from '@/lib/utils';
 import { CONNECT_BUTTON_CLASS } from '@/shared/services/components/connect-button-class';
-import { connectActionFor } from '@/shared/services/utils/service-rules';
+import { connectActionFor, connectBlockedBy } from '@/shared/services/utils/service-rules';
 import { catalogDescription, catalogType } from '../utils/catalog-description';
 
 export interface ServiceTileProps {
@@ -23,12 +24,16 @@ export interface ServiceTileProps {
  * as tall as its content, state and type on one line, so twelve cards do not make a 5,500 px page): a top bar (green connected, red not),
  * an edit button, the name, Conectado / Desconectado (in words too, not only by colour),
  * 'Tipo: {service_type}' and the description cut to 40 characters (the full text as tooltip; Life's
- * own descriptions in the language on screen).
+ * own descriptions in the language on screen). When Conectar cannot work (maintenance, nothing
+ * configured) the card says why before any click and the button is disabled, described by that
+ * line; when it goes to a development provider (decision 0020) the card says so too.
  */
 export function ServiceTile({ service, onEdit, onConnect, onDisconnect, connecting = false, disconnecting = false }: ServiceTileProps) {
   const { t, i18n } = useTranslation();
   const { connected } = service;
   const action = connectActionFor(service);
+  const blockedBy = connectBlockedBy(service);
+  const noteId = useId();
   const description = catalogDescription(service, i18n);
   const StatusIcon = connected ? CircleCheck : CircleX;
 
@@ -64,13 +69,28 @@ export function ServiceTile({ service, onEdit, onConnect, onDisconnect, connecti
         <p className="w-full text-sm leading-relaxed text-foreground/80 break-words" title={description || undefined} data-testid="service-description">
           {truncate(description)}
         </p>
-        {service.needs_reconnect && <p className="w-full text-xs leading-snug text-red-700">{t('services.reconnectHint')}</p>}
+        {service.needs_reconnect && !blockedBy && <p className="w-full text-xs leading-snug text-red-700">{t('services.reconnectHint')}</p>}
+        {blockedBy ? (
+          <p id={noteId} data-testid="service-unavailable" data-reason={blockedBy} className="flex w-full gap-1.5 text-xs leading-snug text-amber-800">
+            <TriangleAlert aria-hidden="true" className="mt-px size-3.5 shrink-0" />
+            <span>{t(`services.unavailable.${blockedBy}`)}</span>
+          </p>
+        ) : (
+          action &&
+          service.dev_provider && (
+            <p id={noteId} data-testid="service-dev-provider" className="flex w-full gap-1.5 text-xs leading-snug text-muted-foreground">
+              <FlaskConical aria-hidden="true" className="mt-px size-3.5 shrink-0" />
+              <span>{t('services.devProvider')}</span>
+            </p>
+          )
+        )}
         <div className="mt-auto grid w-full gap-2">
           {action && (
             <Button
               className={CONNECT_BUTTON_CLASS}
               onClick={() => onConnect(service)}
-              disabled={connecting}
+              disabled={connecting || !!blockedBy}
+              aria-describedby={blockedBy || service.dev_provider ? noteId : undefined}
               data-testid={action === 'connect' ? 'service-connect' : 'service-reconnect'}
             >
               {connecting ? (

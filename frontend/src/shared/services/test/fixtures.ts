@@ -33,6 +33,8 @@ export function serviceFixture(overrides: Partial<ExternalServiceDto> = {}): Ext
     revoke_style: 'github',
     account_url: 'https://github.com/settings/applications',
     account_name: null,
+    unavailable_reason: null,
+    dev_provider: false,
     ...overrides,
   };
 }

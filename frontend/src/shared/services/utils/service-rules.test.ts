@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { connectActionFor, filterServices } from './service-rules';
+import { connectActionFor, connectBlockedBy, filterServices } from './service-rules';
 
 describe('filterServices', () => {
   const services = [{ service_name: 'github' }, { service_name: 'googlecalendar' }, { service_name: 'GoogleDrive' }, { service_name: 'spotify' }];
@@ -28,5 +28,16 @@ describe('connectActionFor', () => {
   it('offers Reconectar instead when the connection needs it', () => {
     expect(connectActionFor({ service_type: 'música', connected: false, needs_reconnect: true })).toBe('reconnect');
     expect(connectActionFor({ service_type: 'login', connected: false, needs_reconnect: true })).toBeNull();
+  });
+});
+
+describe('connectBlockedBy', () => {
+  const base = { service_type: 'salud', connected: false, needs_reconnect: false };
+  it('gives the reason when Conectar or Reconectar cannot work, and nothing when there is no such button', () => {
+    expect(connectBlockedBy({ ...base, unavailable_reason: 'maintenance' })).toBe('maintenance');
+    expect(connectBlockedBy({ ...base, needs_reconnect: true, unavailable_reason: 'not_configured' })).toBe('not_configured');
+    expect(connectBlockedBy({ ...base, unavailable_reason: null })).toBeNull();
+    expect(connectBlockedBy({ ...base, connected: true, unavailable_reason: 'maintenance' })).toBeNull();
+    expect(connectBlockedBy({ ...base, service_type: 'login', unavailable_reason: 'maintenance' })).toBeNull();
   });
 });

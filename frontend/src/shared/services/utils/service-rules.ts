@@ -1,4 +1,4 @@
-import type { ExternalServiceDto } from '@life/contracts';
+import type { ExternalServiceDto, UnavailableReason } from '@life/contracts';
 
 type ServiceState = Pick<ExternalServiceDto, 'service_type' | 'connected' | 'needs_reconnect'>;
 
@@ -13,6 +13,15 @@ export const LOGIN_SERVICE_TYPE = 'login';
 export function connectActionFor(service: ServiceState): 'connect' | 'reconnect' | null {
   if (service.connected || service.service_type === LOGIN_SERVICE_TYPE) return null;
   return service.needs_reconnect ? 'reconnect' : 'connect';
+}
+
+/**
+ * Why the card's Conectar / Reconectar cannot work now (said before any click, with the button
+ * disabled), or null when it can or there is no such button. From the API's `unavailable_reason`:
+ * a status other than active, or nothing configured to connect with.
+ */
+export function connectBlockedBy(service: ServiceState & Pick<ExternalServiceDto, 'unavailable_reason'>): UnavailableReason | null {
+  return connectActionFor(service) ? service.unavailable_reason : null;
 }
 
 /** The dashboard's search: service names containing the query, ignoring case (spec section 2). */
