@@ -18,7 +18,7 @@ export class SessionPersonQuery extends Query<{ userId: string; email: string } 
  * The identity providers a person signs in with (github, google…), from their linked identities.
  * Answered by auth; asked by external-services for the login-type catalog rows (githublogin).
  */
-export class PersonSignInProvidersQuery extends Query<string[]> {
+export class SignInProvidersQuery extends Query<string[]> {
   constructor(readonly userId: string) {
     super();
   }

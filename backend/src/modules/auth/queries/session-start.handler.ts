@@ -2,7 +2,7 @@ import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Session } from '../entities/session.entity.js';
 import { UserIdentity } from '../entities/user-identity.entity.js';
-import { PersonSignInProvidersQuery, SessionPersonQuery, SessionStartQuery } from '../public/queries.js';
+import { SignInProvidersQuery, SessionPersonQuery, SessionStartQuery } from '../public/queries.js';
 import { SessionService } from '../session.service.js';
 
 @QueryHandler(SessionStartQuery)
@@ -25,11 +25,11 @@ export class SessionPersonHandler implements IQueryHandler<SessionPersonQuery> {
   }
 }
 
-@QueryHandler(PersonSignInProvidersQuery)
-export class PersonSignInProvidersHandler implements IQueryHandler<PersonSignInProvidersQuery> {
+@QueryHandler(SignInProvidersQuery)
+export class SignInProvidersHandler implements IQueryHandler<SignInProvidersQuery> {
   constructor(private readonly em: EntityManager) {}
 
-  async execute({ userId }: PersonSignInProvidersQuery): Promise<string[]> {
+  async execute({ userId }: SignInProvidersQuery): Promise<string[]> {
     const rows = await this.em.find(UserIdentity, { user: userId }, { fields: ['provider'] });
     return [...new Set(rows.map((row) => row.provider))].sort();
   }

@@ -1,6 +1,6 @@
 import { CommandHandler, QueryBus, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { ExternalServiceDto } from '@life/contracts';
-import { PersonSignInProvidersQuery } from '../../auth/public/queries.js';
+import { SignInProvidersQuery } from '../../auth/public/queries.js';
 import { CatalogService, loginProviderOf } from '../catalog.service.js';
 import { ConnectionsService } from '../connections.service.js';
 import { CredentialsService } from '../credentials.service.js';
@@ -27,7 +27,7 @@ export class ListPersonServicesHandler implements IQueryHandler<ListPersonServic
     private readonly queries: QueryBus,
   ) {}
   async execute({ userId }: ListPersonServicesQuery): Promise<ExternalServiceDto[]> {
-    const [services, providers] = await Promise.all([this.catalog.listFor(userId), this.queries.execute(new PersonSignInProvidersQuery(userId))]);
+    const [services, providers] = await Promise.all([this.catalog.listFor(userId), this.queries.execute(new SignInProvidersQuery(userId))]);
     const signedInWith = new Set(providers);
     return services.map((service) => {
       const provider = loginProviderOf(service);
