@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
 import { freePort } from '@life/test-support';
+import { seedUsers } from './helpers/seed.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 /** Follows redirects by hand, carrying cookies per host, like a browser would. */
@@ -89,5 +90,19 @@ describe('the development identity provider (DEV_LOGIN)', () => {
     expect(invites.status).toBe(200);
     expect(warn.mock.calls.flat().join(' ')).not.toMatch(/in-memory adapter/);
     warn.mockRestore();
+
+    // Signing in with GitHub is what the login-type githublogin card stands for: it says Conectado now,
+    // and still cannot be "connected" from the dashboard. Someone who never signed in with GitHub sees it disconnected.
+    type Card = { service_name: string; connected: boolean; needs_reconnect: boolean };
+    const cards = async (token: string) =>
+      (await (await t.fetch('/api/external-services/all', { headers: { authorization: `Bearer ${token}` } })).json()) as Card[];
+    const mine = await cards(body.authToken);
+    expect(mine.find((card) => card.service_name === 'githublogin')).toMatchObject({ connected: true, needs_reconnect: false });
+    expect(mine.filter((card) => card.connected).map((card) => card.service_name)).toEqual(['githublogin']);
+    const start2 = await t.fetch('/api/external-services/githublogin/auth', { method: 'POST', headers: { authorization: `Bearer ${body.authToken}` } });
+    expect(start2.status).toBeGreaterThanOrEqual(400);
+    expect(start2.status).toBeLessThan(500);
+    const [other] = await seedUsers(t.db, 1);
+    expect((await cards(other!.token)).find((card) => card.service_name === 'githublogin')).toMatchObject({ connected: false });
   });
 });

@@ -81,4 +81,29 @@ test.describe('billing: lifetime editions', () => {
     await expect(page.getByRole('dialog', { name: 'Elige cómo loguearte' })).toBeVisible();
     await expect(page).toHaveURL(/\/$/);
   });
+
+  test('the carts say before any click which edition is for sale, each under its own name', async ({ page }) => {
+    const onSale = await cardOnSale(page);
+    const buttons = page.getByTestId('edition-buy');
+    await expect(buttons).toHaveCount(3);
+    const names = await buttons.evaluateAll((elements) => elements.map((element) => element.getAttribute('aria-label')));
+    expect(names).toEqual(['Comprar Élite', 'Comprar Prestige', 'Comprar Legacy']);
+    await expect(onSale.getByTestId('edition-buy')).toBeEnabled();
+    await expect(onSale.getByTestId('edition-unavailable')).toHaveCount(0);
+    const others = page.locator('[data-testid="edition-card"][data-on-sale="false"]');
+    await expect(others).toHaveCount(2);
+    for (const card of await others.all()) {
+      await expect(card.getByTestId('edition-buy')).toBeDisabled();
+      await expect(card.getByTestId('edition-unavailable')).toBeVisible();
+    }
+  });
+
+  test('back from Stripe without paying, the landing says nothing was charged', async ({ page }) => {
+    await page.goto('/?checkout=cancelled');
+    const notice = page.getByTestId('checkout-cancelled');
+    await expect(notice).toHaveText('Has cancelado el pago: no se te ha cobrado nada. Puedes elegir una edición cuando quieras.');
+    await notice.getByRole('button', { name: 'Cerrar aviso' }).click();
+    await expect(notice).toHaveCount(0);
+    await expect(page).toHaveURL(/\/$/);
+  });
 });

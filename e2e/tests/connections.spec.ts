@@ -10,15 +10,16 @@ interface CatalogRow {
   [field: string]: unknown;
 }
 
-/** One service per family of provider quirks (@life/test-support/standins/services). */
+/** One service per family of provider quirks (@life/test-support/standins/services), with the name people see. */
 const SERVICES = [
-  { family: 'github', service: 'github' },
-  { family: 'google', service: 'googlecalendar' },
-  { family: 'rotating', service: 'fitbit' },
-  { family: 'soundcloud', service: 'soundcloud' },
-  { family: 'notion', service: 'notion' },
-  { family: 'bungie', service: 'destiny2' },
-  { family: 'battlenet', service: 'wow' },
+  { family: 'github', service: 'github', name: 'GitHub' },
+  { family: 'google', service: 'googlecalendar', name: 'Google Calendar' },
+  { family: 'rotating', service: 'fitbit', name: 'Fitbit' },
+  { family: 'soundcloud', service: 'soundcloud', name: 'SoundCloud' },
+  { family: 'notion', service: 'notion', name: 'Notion' },
+  { family: 'bungie', service: 'destiny2', name: 'Destiny 2' },
+  { family: 'battlenet', service: 'wow', name: 'World of Warcraft' },
+  { family: 'microsoft', service: 'microsoft', name: 'Microsoft Cloud' },
 ] as const;
 
 function serviceRows(): ServiceRows {
@@ -48,11 +49,12 @@ test.beforeAll(async ({ request }) => {
 });
 
 test.describe('connecting services from the dashboard', () => {
-  for (const { family, service } of SERVICES) {
+  for (const { family, service, name } of SERVICES) {
     test(`${service} (${family}): Conectar → provider → Authorize → Conectado, then Desconectar → Desconectado`, async ({ page }) => {
       await signIn(page, await seedSession('user'));
       await page.goto('/dashboard');
       const card = tile(page, service);
+      await expect(card.getByRole('heading')).toHaveText(name);
       await expect(card).toHaveAttribute('data-connected', 'false');
       await expect(card.getByTestId('service-status')).toHaveText('Desconectado');
 
@@ -67,7 +69,7 @@ test.describe('connecting services from the dashboard', () => {
       await expect(card.getByRole('button', { name: 'Conectar', exact: true })).toHaveCount(0);
 
       page.once('dialog', (dialog) => {
-        expect(dialog.message()).toBe(`¿Desconectar ${service}? Borraremos tus tokens de este servicio.`);
+        expect(dialog.message()).toBe(`¿Desconectar ${name}? Borraremos tus tokens de este servicio.`);
         void dialog.accept();
       });
       await card.getByRole('button', { name: 'Desconectar', exact: true }).click();
@@ -109,14 +111,22 @@ test.describe('dashboard', () => {
     const names = await page.getByTestId('service-tile').evaluateAll((tiles) => tiles.map((element) => (element as HTMLElement).dataset.service));
     expect(names.length).toBeGreaterThan(0);
     for (const name of names) expect(name).toContain('google');
+    // The name people read finds the service as well as its key does.
+    const found = () => page.getByTestId('service-tile').evaluateAll((tiles) => tiles.map((element) => (element as HTMLElement).dataset.service));
+    await page.getByPlaceholder('Buscar servicio').fill('Google Calendar');
+    expect(await found()).toEqual(['googlecalendar']);
+    await page.getByPlaceholder('Buscar servicio').fill('googlecalendar');
+    expect(await found()).toEqual(['googlecalendar']);
+    await page.getByPlaceholder('Buscar servicio').fill('Microsoft Cloud');
+    expect(await found()).toEqual(['microsoft']);
   });
 
   test('a user edits their own credentials for a service', async ({ page }) => {
     await signIn(page, await seedSession('user'));
     await page.goto('/dashboard');
-    await page.getByRole('button', { name: 'Editar youtube' }).click();
+    await page.getByRole('button', { name: 'Editar YouTube' }).click();
     const dialog = page.getByTestId('credentials-dialog');
-    await expect(dialog.getByRole('heading', { name: 'Editar credenciales - youtube' })).toBeVisible();
+    await expect(dialog.getByRole('heading', { name: 'Editar credenciales - YouTube' })).toBeVisible();
     // No stored credentials yet (404): empty fields, enabled once loaded.
     await expect(dialog.getByTestId('credentials-client-id')).toBeEnabled();
     await expect(dialog.getByTestId('credentials-client-id')).toHaveValue('');
@@ -125,7 +135,7 @@ test.describe('dashboard', () => {
     await dialog.getByTestId('credentials-save').click();
     await expect(dialog).toBeHidden();
 
-    await page.getByRole('button', { name: 'Editar youtube' }).click();
+    await page.getByRole('button', { name: 'Editar YouTube' }).click();
     await expect(dialog.getByTestId('credentials-client-id')).toHaveValue('my-own-client');
     await expect(dialog.getByTestId('credentials-client-secret')).toHaveValue('********');
     await dialog.getByTestId('credentials-cancel').click();
@@ -149,7 +159,7 @@ test.describe('admin: Servicios Conectados', () => {
     await expect(table.getByRole('columnheader')).toHaveText(['Servicio', 'Tipo', 'Estado', 'Descripción', 'Acciones']);
 
     const row = table.locator('[data-testid="service-row"][data-service="spotify"]');
-    await row.getByRole('button', { name: 'Editar spotify' }).click();
+    await row.getByRole('button', { name: 'Editar Spotify' }).click();
     const dialog = page.getByTestId('service-dialog');
     await expect(dialog.getByTestId('service-field-service_name')).toHaveValue('spotify');
     const description = `Tu música y tus podcasts (${Date.now()}).`;
@@ -161,7 +171,7 @@ test.describe('admin: Servicios Conectados', () => {
     await expect(row.getByTestId('service-row-description')).toHaveAttribute('title', description);
 
     // A server refusal is shown in the dialog.
-    await row.getByRole('button', { name: 'Editar spotify' }).click();
+    await row.getByRole('button', { name: 'Editar Spotify' }).click();
     await dialog.getByTestId('service-field-service_name').fill('github');
     await dialog.getByTestId('service-save').click();
     await expect(dialog.getByTestId('service-save-error')).toContainText('No se pudo guardar. Ya existe un servicio llamado github.');

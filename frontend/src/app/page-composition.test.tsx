@@ -61,6 +61,26 @@ describe('/ (landing)', () => {
   });
 });
 
+describe('/?checkout=cancelled (back from Stripe without paying)', () => {
+  it('says calmly at the top of the landing that nothing was charged, and the dismiss button takes the word and the parameter away', async () => {
+    renderApp('/?checkout=cancelled&ref=mail');
+    const notice = await screen.findByTestId('checkout-cancelled');
+    expect(notice).toHaveTextContent('Has cancelado el pago: no se te ha cobrado nada. Puedes elegir una edición cuando quieras.');
+    expect(notice).toHaveAttribute('role', 'status');
+    const headline = screen.getByRole('heading', { level: 1 });
+    expect(notice.compareDocumentPosition(headline) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+
+    await userEvent.click(within(notice).getByRole('button', { name: 'Cerrar aviso' }));
+    await waitFor(() => expect(screen.queryByTestId('checkout-cancelled')).not.toBeInTheDocument());
+  });
+
+  it('says nothing on / alone or with another checkout value', async () => {
+    renderApp('/?checkout=whatever');
+    await screen.findByRole('heading', { level: 1 });
+    expect(screen.queryByTestId('checkout-cancelled')).not.toBeInTheDocument();
+  });
+});
+
 describe('/profile', () => {
   it('puts "Pagar con Stripe" next to "Guardar cambios"; it is not the form submit', async () => {
     signIn(REGULAR_USER);

@@ -17,6 +17,7 @@ export type ApiError = z.infer<typeof ApiErrorSchema>;
 export const LOGIN_PROVIDERS = ['github', 'google', 'microsoft', 'apple'] as const;
 export type LoginProviderName = (typeof LOGIN_PROVIDERS)[number];
 
+/** The catalog's services: the spec's twelve callback routes and Microsoft Cloud (decision 0024). */
 export const SERVICE_NAMES = [
   'github',
   'spotify',
@@ -30,8 +31,37 @@ export const SERVICE_NAMES = [
   'notion',
   'wow',
   'destiny2',
+  // Not in the spec's list of callback routes: the landing's Microsoft Cloud (decision 0024).
+  'microsoft',
 ] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+/**
+ * The name a person sees for each catalog service (decision 0023): brand names, the same in every
+ * language and the same as the landing's cards. The key (`service_name`) stays in URLs, API paths and
+ * scopes. A service an admin added or renamed has no entry and is shown by its key.
+ */
+export const SERVICE_DISPLAY_NAMES: Readonly<Record<string, string>> = Object.freeze({
+  github: 'GitHub',
+  spotify: 'Spotify',
+  philipshue: 'Philips Hue',
+  youtube: 'YouTube',
+  googlecalendar: 'Google Calendar',
+  googledrive: 'Google Drive',
+  googlefit: 'Google Fit',
+  soundcloud: 'SoundCloud',
+  fitbit: 'Fitbit',
+  notion: 'Notion',
+  wow: 'World of Warcraft',
+  destiny2: 'Destiny 2',
+  microsoft: 'Microsoft Cloud',
+  githublogin: 'GitHub',
+});
+
+/** A service's display name, or its key when it has none. */
+export function serviceDisplayName(serviceName: string): string {
+  return Object.hasOwn(SERVICE_DISPLAY_NAMES, serviceName) ? SERVICE_DISPLAY_NAMES[serviceName]! : serviceName;
+}
 
 export const SERVICE_STATUSES = ['announced', 'inactive', 'active', 'maintenance'] as const;
 export type ServiceStatus = (typeof SERVICE_STATUSES)[number];

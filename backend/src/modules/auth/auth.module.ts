@@ -14,7 +14,7 @@ import { AUTH_SIGN_IN_HANDLERS } from './handlers/sign-in.handlers.js';
 import { AuthErasureHandler } from './handlers/erasure.handler.js';
 import { AuthPersonalDataHandler } from './handlers/personal-data.handler.js';
 import { OidcVerifier } from './oidc-verifier.js';
-import { SessionPersonHandler, SessionStartHandler } from './queries/session-start.handler.js';
+import { SignInProvidersHandler, SessionPersonHandler, SessionStartHandler } from './queries/session-start.handler.js';
 import { SessionService } from './session.service.js';
 import { SessionStrategy } from './session.strategy.js';
 import { PersonChangedHandler } from './handlers/person-changed.handler.js';
@@ -34,6 +34,7 @@ import { PersonChangedHandler } from './handlers/person-changed.handler.js';
     LoginFlowService,
     SessionStartHandler,
     SessionPersonHandler,
+    SignInProvidersHandler,
     AuthErasureHandler,
     PersonChangedHandler,
     ...AUTH_ADMIN_HANDLERS,

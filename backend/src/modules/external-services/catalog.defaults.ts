@@ -154,6 +154,21 @@ export const CATALOG_DEFAULTS: Defaults[] = [
     revokeStyle: 'rfc7009',
   },
   {
+    // Microsoft identity platform v2 (the `common` tenant: personal, work and school accounts) and
+    // Microsoft Graph: OneDrive's files and Outlook's calendar. `offline_access` is what brings a
+    // refresh token; every refresh returns a new one. Microsoft has no per-app revocation endpoint.
+    serviceName: 'microsoft',
+    serviceType: 'archivos',
+    status: 'active',
+    description: 'Tus archivos de OneDrive y tu calendario de Outlook con Microsoft.',
+    scopes: 'openid profile offline_access User.Read Files.Read Calendars.Read',
+    baseUrl: 'https://graph.microsoft.com/v1.0',
+    authUrl: 'https://login.microsoftonline.com/common/oauth2/v2.0/authorize',
+    tokenUrl: 'https://login.microsoftonline.com/common/oauth2/v2.0/token',
+    userUrl: 'https://graph.microsoft.com/v1.0/me',
+    accountUrl: 'https://account.live.com/consent/Manage',
+  },
+  {
     serviceName: 'notion',
     serviceType: 'notas',
     status: 'active',

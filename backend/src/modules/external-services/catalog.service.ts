@@ -74,6 +74,16 @@ export function toServiceDto(
   };
 }
 
+/**
+ * The identity provider behind a login-type row: `<provider>login` (githublogin → github), or null
+ * for any other row. Such a row is connected when the person signs in with that provider.
+ */
+export function loginProviderOf(service: Pick<ExternalServiceDto, 'service_name' | 'service_type'>): string | null {
+  if (service.service_type !== 'login') return null;
+  const match = /^(.+)login$/.exec(service.service_name);
+  return match ? match[1]! : null;
+}
+
 const jsonb = (value: Record<string, string> | string) => (typeof value === 'string' ? (JSON.parse(value) as Record<string, string>) : value);
 
 /** What calling a service's API needs from its catalog row (the proxy, TokenAccess): plain, read-only. */

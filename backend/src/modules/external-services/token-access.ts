@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
+import { serviceDisplayName } from '@life/contracts';
 import { CatalogService } from './catalog.service.js';
 import { CONNECTIONS_TABLE } from './connections.service.js';
 import type { Connection } from './entities/connection.entity.js';
@@ -69,7 +70,10 @@ export class TokenAccess {
       throw new ServicesError(ServicesErrorCode.NeedsReconnect, `${serviceName} pide que vuelvas a conectar tu cuenta (pulsa Reconectar).`);
     }
     if (connection.expiresAt && connection.expiresAt.getTime() <= Date.now()) {
-      throw new ServicesError(ServicesErrorCode.ProviderError, msg('services.refreshPending', { service: serviceName, provider: serviceName }));
+      throw new ServicesError(
+        ServicesErrorCode.ProviderError,
+        msg('services.refreshPending', { service: serviceDisplayName(serviceName), provider: serviceDisplayName(serviceName) }),
+      );
     }
     return {
       accessToken: this.vault.open(CONNECTIONS_TABLE, connection.id, 'access_token', connection.accessTokenEncrypted),

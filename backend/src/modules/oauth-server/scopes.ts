@@ -1,4 +1,4 @@
-import { type BASE_SCOPES, isKnownScope, type Language, SERVICE_SCOPE_PREFIX } from '@life/contracts';
+import { type BASE_SCOPES, isKnownScope, type Language, SERVICE_SCOPE_PREFIX, serviceDisplayName } from '@life/contracts';
 import { msg, render, type Text } from '../../core/i18n/messages.js';
 import { OAuthProtocolError } from './oauth.errors.js';
 
@@ -13,7 +13,7 @@ const DESCRIPTIONS: Record<(typeof BASE_SCOPES)[number], Text> = {
 /** What the consent screen says for one scope (an unknown one is shown as it is). */
 export function describeScope(scope: string): Text {
   if (scope in DESCRIPTIONS) return DESCRIPTIONS[scope as keyof typeof DESCRIPTIONS];
-  if (scope.startsWith(SERVICE_SCOPE_PREFIX)) return msg('oauth.scope.service', { service: scope.slice(SERVICE_SCOPE_PREFIX.length) });
+  if (scope.startsWith(SERVICE_SCOPE_PREFIX)) return msg('oauth.scope.service', { service: serviceDisplayName(scope.slice(SERVICE_SCOPE_PREFIX.length)) });
   return scope;
 }
 

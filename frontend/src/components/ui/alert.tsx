@@ -1,6 +1,6 @@
 import type { ComponentProps, ReactNode } from 'react';
 import { cva, type VariantProps } from 'class-variance-authority';
-import { CircleAlert, CircleCheck, TriangleAlert, type LucideIcon } from 'lucide-react';
+import { CircleAlert, CircleCheck, Info, TriangleAlert, type LucideIcon } from 'lucide-react';
 import { cn } from '@/lib/utils';
 
 const alertVariants = cva('flex items-start gap-3 rounded-2xl border px-4 py-3 text-sm leading-relaxed', {
@@ -9,6 +9,7 @@ const alertVariants = cva('flex items-start gap-3 rounded-2xl border px-4 py-3 t
       error: 'border-red-200 bg-red-50 text-red-800',
       success: 'border-green-200 bg-green-50 text-green-800',
       warning: 'border-amber-200 bg-amber-50 text-amber-900',
+      info: 'border-sky-200 bg-sky-50 text-sky-900',
     },
   },
   defaultVariants: { variant: 'error' },
@@ -18,6 +19,7 @@ const ICONS: Record<NonNullable<VariantProps<typeof alertVariants>['variant']>, 
   error: CircleAlert,
   success: CircleCheck,
   warning: TriangleAlert,
+  info: Info,
 };
 
 export type AlertProps = ComponentProps<'div'> &

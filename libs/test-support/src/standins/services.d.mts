@@ -1,4 +1,4 @@
-export type ServiceFamily = 'github' | 'google' | 'rotating' | 'hue' | 'spotify' | 'soundcloud' | 'notion' | 'bungie' | 'battlenet';
+export type ServiceFamily = 'github' | 'google' | 'rotating' | 'hue' | 'spotify' | 'soundcloud' | 'notion' | 'bungie' | 'battlenet' | 'microsoft';
 export type RevokeStyle = 'none' | 'rfc7009' | 'github' | 'google' | 'notion' | 'soundcloud';
 
 export interface ServiceAccount {
@@ -23,6 +23,10 @@ export interface ServiceStandInOptions {
   requiredAuthParams?: Record<string, string>;
   /** Authorize parameters without which no refresh token is issued (Google). */
   refreshTokenRequires?: Record<string, string>;
+  /** A scope without which no refresh token is issued (Microsoft: offline_access). */
+  refreshTokenScope?: string;
+  /** Where the authorize page and the token endpoint live (default /oauth/authorize, /oauth/token). */
+  paths?: { authorize: string; token: string };
   pkce?: 'optional' | 'required' | 'refused';
   refresh?: 'none' | 'static' | 'rotating';
   refreshAnswerIncludesRefreshToken?: boolean;
@@ -134,7 +138,7 @@ export interface ServiceRowBody {
 
 export type ServiceStandIns = { [F in ServiceFamily]?: ServiceStandIn } & {
   apiKey: string;
-  /** By catalog service name: github, googlecalendar, youtube, fitbit, soundcloud, notion, destiny2, wow (or what `rowsByFamily` named). */
+  /** By catalog service name: github, googlecalendar, youtube, fitbit, soundcloud, notion, destiny2, wow, microsoft (or what `rowsByFamily` named). */
   rows: Record<string, ServiceRowBody>;
   close(): Promise<void>;
 };
@@ -147,6 +151,7 @@ export declare const FAMILY_ROWS: {
   readonly notion: readonly ['notion'];
   readonly bungie: readonly ['destiny2'];
   readonly battlenet: readonly ['wow'];
+  readonly microsoft: readonly ['microsoft'];
 };
 
 /** Every connectable catalog service and the family standing in for it (the app's development providers). */

@@ -35,6 +35,8 @@ const CODE_TTL_MS = 10 * 60 * 1000;
  * @property {boolean} [requireNoScope]            refuse a `scope` parameter (Bungie)
  * @property {Record<string, string>} [requiredAuthParams]  authorize parameters that must be present with these values
  * @property {Record<string, string>} [refreshTokenRequires]  authorize parameters without which no refresh token is issued (Google: access_type=offline, prompt=consent)
+ * @property {string} [refreshTokenScope]          a scope without which no refresh token is issued (Microsoft: offline_access)
+ * @property {{ authorize: string, token: string }} [paths]  where the authorize page and the token endpoint live (default /oauth/authorize, /oauth/token)
  * @property {'optional' | 'required' | 'refused'} [pkce]  default optional (verified when a challenge was sent)
  * @property {'none' | 'static' | 'rotating'} [refresh]  none: no refresh token; static: one that lasts (refresh answers carry none); rotating: single use, every refresh returns a new one
  * @property {boolean} [refreshAnswerIncludesRefreshToken]  static only: also send the same refresh token back on refresh
@@ -110,6 +112,8 @@ export async function startServiceStandIn(options) {
     requireNoScope: false,
     requiredAuthParams: {},
     refreshTokenRequires: {},
+    refreshTokenScope: undefined,
+    paths: { authorize: '/oauth/authorize', token: '/oauth/token' },
     pkce: 'optional',
     refresh: 'static',
     refreshAnswerIncludesRefreshToken: false,
@@ -185,7 +189,10 @@ export async function startServiceStandIn(options) {
     'request',
     guarded(async (req, res) => {
       const requestUrl = new URL(req.url ?? '/', url);
-      const route = `${req.method} ${requestUrl.pathname}`;
+      // The family's own authorize and token paths (Microsoft's /common/oauth2/v2.0/…) are the same two endpoints.
+      const pathname =
+        requestUrl.pathname === o.paths.authorize ? '/oauth/authorize' : requestUrl.pathname === o.paths.token ? '/oauth/token' : requestUrl.pathname;
+      const route = `${req.method} ${pathname}`;
 
       if (route === 'GET /oauth/authorize') {
         const q = requestUrl.searchParams;
@@ -205,7 +212,9 @@ export async function startServiceStandIn(options) {
         if (challenge && q.get('code_challenge_method') !== 'S256') return page(400, 'Only S256 PKCE is supported');
         if (o.pkce === 'required' && !challenge) return page(400, 'PKCE (code_challenge) is required');
         if (o.pkce === 'refused' && challenge) return page(400, 'This provider does not support PKCE');
-        const offline = Object.entries(o.refreshTokenRequires).every(([key, value]) => q.get(key) === value);
+        const offline =
+          Object.entries(o.refreshTokenRequires).every(([key, value]) => q.get(key) === value) &&
+          (!o.refreshTokenScope || (q.get('scope') ?? '').split(' ').includes(o.refreshTokenScope));
         const code = randomToken(15);
         codes.set(code, { redirectUri, challenge, scope: q.get('scope') ?? undefined, offline, account, expiresAt: Date.now() + CODE_TTL_MS });
         const target = new URL(redirectUri);
@@ -387,8 +396,8 @@ export async function startServiceStandIn(options) {
     close,
     clientId: o.clientId,
     clientSecret: o.clientSecret,
-    authorizeUrl: `${url}/oauth/authorize`,
-    tokenUrl: `${url}/oauth/token`,
+    authorizeUrl: `${url}${o.paths.authorize}`,
+    tokenUrl: `${url}${o.paths.token}`,
     userUrl: `${url}${o.whoAmI[0]?.path ?? '/me'}`,
     /** The revocation URL in the catalog's form (GitHub's carries `{client_id}`), or null. */
     revokeUrl:
@@ -603,6 +612,68 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
       whoAmI: [],
       account: { id: 'hue-bridge-1', name: 'Hue Bridge' },
     },
+    // Microsoft identity platform v2 + Microsoft Graph: client in the body, a refresh token only with
+    // `offline_access`, every refresh returns a new one; Graph's /me, OneDrive's files, Outlook's events.
+    microsoft: {
+      name: 'Microsoft',
+      tokenAuth: 'body',
+      body: 'form',
+      paths: { authorize: '/common/oauth2/v2.0/authorize', token: '/common/oauth2/v2.0/token' },
+      refreshTokenScope: 'offline_access',
+      refresh: 'rotating',
+      expiresIn: 3599,
+      revoke: 'none',
+      whoAmI: [
+        {
+          path: '/v1.0/me',
+          answer: (a) => ({
+            '@odata.context': 'https://graph.microsoft.com/v1.0/$metadata#users/$entity',
+            id: a.id,
+            displayName: a.name,
+            userPrincipalName: `${a.name.toLowerCase().replace(/\s+/g, '.')}@outlook.example`,
+            mail: `${a.name.toLowerCase().replace(/\s+/g, '.')}@outlook.example`,
+          }),
+        },
+        {
+          path: '/v1.0/me/drive/root/children',
+          answer: () => ({
+            '@odata.context': "https://graph.microsoft.com/v1.0/$metadata#users('me')/drive/root/children",
+            value: [
+              {
+                id: '01BYE5RZ6QN3ZWBTUFOFD3GSPGOHDJD36K',
+                name: 'Documentos',
+                folder: { childCount: 3 },
+                size: 1_048_576,
+                lastModifiedDateTime: '2026-11-01T09:30:00Z',
+              },
+              {
+                id: '01BYE5RZ5MYLM2SMX75ZBIPQZIHT6OAYPB',
+                name: 'Presupuesto.xlsx',
+                file: { mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+                size: 20_480,
+                lastModifiedDateTime: '2026-11-20T18:02:00Z',
+              },
+            ],
+          }),
+        },
+        {
+          path: '/v1.0/me/events',
+          answer: () => ({
+            '@odata.context': "https://graph.microsoft.com/v1.0/$metadata#users('me')/events",
+            value: [
+              {
+                id: 'AAMkAGI2TG93AAA=',
+                subject: 'Revisión trimestral',
+                start: { dateTime: '2026-12-01T10:00:00.0000000', timeZone: 'UTC' },
+                end: { dateTime: '2026-12-01T11:00:00.0000000', timeZone: 'UTC' },
+                organizer: { emailAddress: { name: 'Mara Microsoft', address: 'mara.microsoft@outlook.example' } },
+              },
+            ],
+          }),
+        },
+      ],
+      account: { id: '48d31887-5fad-4d73-a9f5-3c356e68a038', name: 'Mara Microsoft' },
+    },
     // Battle.net: Basic auth, a 24 h access token and no refresh token.
     battlenet: {
       name: 'Battle.net',
@@ -626,6 +697,7 @@ export const FAMILY_ROWS = /** @type {const} */ ({
   notion: ['notion'],
   bungie: ['destiny2'],
   battlenet: ['wow'],
+  microsoft: ['microsoft'],
 });
 
 /**
@@ -642,6 +714,7 @@ export const CATALOG_FAMILY_ROWS = /** @type {const} */ ({
   notion: ['notion'],
   bungie: ['destiny2'],
   battlenet: ['wow'],
+  microsoft: ['microsoft'],
 });
 
 const SERVICE_TYPES = /** @type {Record<string, string>} */ ({
@@ -657,6 +730,7 @@ const SERVICE_TYPES = /** @type {Record<string, string>} */ ({
   notion: 'notas',
   destiny2: 'juegos',
   wow: 'juegos',
+  microsoft: 'archivos',
 });
 
 /**
@@ -691,7 +765,7 @@ export async function startServiceStandIns(options = {}) {
           app_secret: standIn.clientSecret,
           auth_url: standIn.authorizeUrl,
           token_url: standIn.tokenUrl,
-          base_url: standIn.url,
+          base_url: family === 'microsoft' ? `${standIn.url}/v1.0` : standIn.url,
           // A family without a who-am-I endpoint (Philips Hue) leaves it empty, like the catalog row.
           user_url: userPath ? `${standIn.url}${userPath}${serviceName === 'youtube' ? '?part=snippet&mine=true' : ''}` : '',
           token_auth: o.tokenAuth ?? 'body',

@@ -13,3 +13,13 @@ export class SessionPersonQuery extends Query<{ userId: string; email: string } 
     super();
   }
 }
+
+/**
+ * The identity providers a person signs in with (github, google…), from their linked identities.
+ * Answered by auth; asked by external-services for the login-type catalog rows (githublogin).
+ */
+export class SignInProvidersQuery extends Query<string[]> {
+  constructor(readonly userId: string) {
+    super();
+  }
+}

@@ -1,7 +1,8 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Session } from '../entities/session.entity.js';
-import { SessionPersonQuery, SessionStartQuery } from '../public/queries.js';
+import { UserIdentity } from '../entities/user-identity.entity.js';
+import { SignInProvidersQuery, SessionPersonQuery, SessionStartQuery } from '../public/queries.js';
 import { SessionService } from '../session.service.js';
 
 @QueryHandler(SessionStartQuery)
@@ -21,5 +22,15 @@ export class SessionPersonHandler implements IQueryHandler<SessionPersonQuery> {
   async execute({ token }: SessionPersonQuery): Promise<{ userId: string; email: string } | null> {
     const live = await this.sessions.authenticatePerson(token);
     return live ? { userId: live.person.id, email: live.person.email } : null;
+  }
+}
+
+@QueryHandler(SignInProvidersQuery)
+export class SignInProvidersHandler implements IQueryHandler<SignInProvidersQuery> {
+  constructor(private readonly em: EntityManager) {}
+
+  async execute({ userId }: SignInProvidersQuery): Promise<string[]> {
+    const rows = await this.em.find(UserIdentity, { user: userId }, { fields: ['provider'] });
+    return [...new Set(rows.map((row) => row.provider))].sort();
   }
 }

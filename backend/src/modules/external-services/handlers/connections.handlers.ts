@@ -1,6 +1,7 @@
-import { CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { CommandHandler, QueryBus, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { ExternalServiceDto } from '@life/contracts';
-import { CatalogService } from '../catalog.service.js';
+import { SignInProvidersQuery } from '../../auth/public/queries.js';
+import { CatalogService, loginProviderOf } from '../catalog.service.js';
 import { ConnectionsService } from '../connections.service.js';
 import { CredentialsService } from '../credentials.service.js';
 import {
@@ -15,11 +16,23 @@ import {
 } from '../public/commands.js';
 import { ListPersonServicesQuery, OwnCredentialsQuery } from '../public/queries.js';
 
+/**
+ * The dashboard's list. A login-type row (githublogin) is never connected through the catalog: it is
+ * "connected" when the person signs in with that provider (a linked identity), which auth knows.
+ */
 @QueryHandler(ListPersonServicesQuery)
 export class ListPersonServicesHandler implements IQueryHandler<ListPersonServicesQuery> {
-  constructor(private readonly catalog: CatalogService) {}
-  execute({ userId }: ListPersonServicesQuery): Promise<ExternalServiceDto[]> {
-    return this.catalog.listFor(userId);
+  constructor(
+    private readonly catalog: CatalogService,
+    private readonly queries: QueryBus,
+  ) {}
+  async execute({ userId }: ListPersonServicesQuery): Promise<ExternalServiceDto[]> {
+    const [services, providers] = await Promise.all([this.catalog.listFor(userId), this.queries.execute(new SignInProvidersQuery(userId))]);
+    const signedInWith = new Set(providers);
+    return services.map((service) => {
+      const provider = loginProviderOf(service);
+      return provider ? { ...service, connected: signedInWith.has(provider), needs_reconnect: false } : service;
+    });
   }
 }
 

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { serviceDisplayName } from '@/lib/contract-constants';
 import { serviceFixture } from '@/shared/services/test/fixtures';
 import { leavePageFor } from '@/shared/services/utils/leave-page';
 import { jsonResponse, stubFetch, type RecordedRequest } from '@/test/fetch-mock';
@@ -39,7 +40,7 @@ function row(name: string) {
 async function openEditor(name: string) {
   const user = userEvent.setup();
   await screen.findAllByTestId('service-row');
-  await user.click(within(row(name)).getByRole('button', { name: `Editar ${name}` }));
+  await user.click(within(row(name)).getByRole('button', { name: `Editar ${serviceDisplayName(name)}` }));
   return { user, dialog: await screen.findByTestId('service-dialog') };
 }
 
@@ -62,7 +63,9 @@ describe('ServicesAdminSection', () => {
     ).toEqual(['Servicio', 'Tipo', 'Estado', 'Descripción', 'Acciones']);
 
     const fitbit = within(row('fitbit')).getAllByRole('cell');
-    expect(fitbit.slice(0, 4).map((cell) => cell.textContent)).toEqual(['fitbit', 'salud', 'Desconectado', 'Tu sueño, tu actividad y tu salud desde…']);
+    // Servicio: the name people see, with the key the editor changes under it.
+    expect(fitbit.slice(0, 4).map((cell) => cell.textContent)).toEqual(['Fitbitfitbit', 'salud', 'Desconectado', 'Tu sueño, tu actividad y tu salud desde…']);
+    expect(within(fitbit[0]!).getByTestId('service-row-key')).toHaveTextContent(/^fitbit$/);
     expect(fitbit[3]).toHaveAttribute('title', LONG);
     expect(within(row('spotify')).getAllByRole('cell')[2]).toHaveTextContent('Conectado');
   });

@@ -10,6 +10,7 @@ import { useServices } from '@/shared/services/api/get-services';
 import { useStartConnection } from '@/shared/services/api/start-connection';
 import { CONNECT_BUTTON_CLASS } from '@/shared/services/components/connect-button-class';
 import { ServiceEditDialog } from '@/shared/services/components/service-edit-dialog';
+import { displayNameOf } from '@/shared/services/utils/service-names';
 import { connectActionFor, connectBlockedBy } from '@/shared/services/utils/service-rules';
 import { reportError } from '@/lib/report-error';
 
@@ -21,7 +22,7 @@ const COLUMN_COUNT = 5;
  * The admin registry plugs this in.
  */
 export function ServicesAdminSection() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const services = useServices();
   const { connect, pending: connecting } = useStartConnection();
   const [editing, setEditing] = useState<{ open: boolean; service: ExternalServiceDto | null }>({ open: false, service: null });
@@ -53,9 +54,18 @@ export function ServicesAdminSection() {
               const action = connectActionFor(service);
               const blockedBy = connectBlockedBy(service);
               const busy = connecting === service.service_name;
+              const name = displayNameOf(service.service_name, i18n);
               return (
                 <Tr key={service.id} data-testid="service-row" data-service={service.service_name} data-connected={String(service.connected)}>
-                  <Td className="font-medium whitespace-nowrap">{service.service_name}</Td>
+                  <Td className="whitespace-nowrap">
+                    {/* The name people see, and the key the editor changes (URLs, API paths and app scopes use it). */}
+                    <span className="block font-medium">{name}</span>
+                    {name !== service.service_name && (
+                      <span className="block font-mono text-xs text-muted-foreground" data-testid="service-row-key">
+                        {service.service_name}
+                      </span>
+                    )}
+                  </Td>
                   <Td className="whitespace-nowrap text-muted-foreground">{service.service_type}</Td>
                   <Td className="whitespace-nowrap">
                     <span className={cn('inline-flex items-center gap-1.5 font-medium', service.connected ? 'text-green-700' : 'text-red-700')}>
@@ -105,8 +115,8 @@ export function ServicesAdminSection() {
                         variant="ghost"
                         size="icon"
                         className="size-9 text-muted-foreground hover:text-foreground"
-                        aria-label={t('services.edit', { name: service.service_name })}
-                        title={t('services.edit', { name: service.service_name })}
+                        aria-label={t('services.edit', { name })}
+                        title={t('services.edit', { name })}
                         onClick={() => setEditing({ open: true, service })}
                         data-testid="service-edit"
                       >

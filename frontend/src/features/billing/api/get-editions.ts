@@ -68,6 +68,34 @@ export function editionsQueryOptions() {
   });
 }
 
+/**
+ * Why a checkout cannot start now, from what the API says (never from the build's mode), or null when
+ * it can (or while unknown: then the server decides). One rule for the landing's carts and the
+ * profile's 'Pagar con Stripe':
+ * - `paymentsOff`: `payments_enabled` is false;
+ * - for one edition: `soldOut` (no seats left) or `notOnSale` (another edition is sold first);
+ * - for the profile's checkout (which sells the edition on sale): `allSoldOut` when none is on sale.
+ */
+export type CheckoutBlock = 'paymentsOff' | 'soldOut' | 'notOnSale' | 'allSoldOut';
+
+export function checkoutBlockFor(view: EditionsView, edition?: Edition): CheckoutBlock | null {
+  if (view.paymentsEnabled === false) return 'paymentsOff';
+  if (edition) {
+    if (edition.seatsLeft === 0) return 'soldOut';
+    if (edition.onSale === false) return 'notOnSale';
+    return null;
+  }
+  return view.live && !view.editions.some((candidate) => candidate.onSale) ? 'allSoldOut' : null;
+}
+
+/** What each block says, beside the disabled button. */
+export const CHECKOUT_BLOCK_TEXT: Record<CheckoutBlock, string> = {
+  paymentsOff: 'billing.paymentsOff',
+  soldOut: 'billing.soldOutNote',
+  notOnSale: 'billing.notOnSale',
+  allSoldOut: 'billing.noEditionOnSale',
+};
+
 /** Always has data: the live editions, else the static stand-in (`live: false`). */
 export function useEditions() {
   const query = useQuery(editionsQueryOptions());

@@ -1,9 +1,10 @@
+import { useId } from 'react';
 import { LoaderCircle, ShoppingCart, UsersRound } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { formatNumber, formatPrice } from '@/lib/format';
 import { cn } from '@/lib/utils';
-import type { Edition } from '../api/get-editions';
+import { CHECKOUT_BLOCK_TEXT, type CheckoutBlock, type Edition } from '../api/get-editions';
 
 export interface EditionCardMessage {
   text: string;
@@ -15,22 +16,24 @@ export interface EditionCardProps {
   /** Cart action. */
   onBuy?: (edition: Edition) => void;
   featured?: boolean;
-  /** False: the cart is disabled and says payments are off. Null or undefined: not known yet. */
-  paymentsEnabled?: boolean | null;
+  /** Why this edition cannot be bought now (checkoutBlockFor): the cart is disabled and says so. */
+  block?: CheckoutBlock | null;
   /** A checkout started from this card is running (or the browser is leaving for it). */
   pending?: boolean;
   /** Why the cart did not go on, or how it is going, shown under the price. */
   message?: EditionCardMessage;
 }
 
-export function EditionCard({ edition, onBuy, featured = false, paymentsEnabled, pending = false, message }: EditionCardProps) {
+export function EditionCard({ edition, onBuy, featured = false, block = null, pending = false, message }: EditionCardProps) {
   const { t } = useTranslation();
+  const reasonId = useId();
   const key = `landing.editions.${edition.id}`;
-  const paymentsOff = paymentsEnabled === false;
   const soldOut = edition.seatsLeft === 0;
   // Grouped like the limit texts ("1.000"), which plain Spanish formatting would not do below 10.000.
   const seats = edition.seatsLeft === undefined ? undefined : formatNumber(edition.seatsLeft, { useGrouping: 'always' });
-  const cartLabel = paymentsOff ? t('billing.paymentsOff') : t('landing.editions.buy');
+  // Each cart names its edition ("Comprar Élite"); a disabled one says why beside it (and in its description and tooltip).
+  const cartLabel = t('landing.editions.buyEdition', { edition: t(`${key}.name`) });
+  const reason = block ? t(CHECKOUT_BLOCK_TEXT[block]) : undefined;
   return (
     <li
       data-testid="edition-card"
@@ -87,18 +90,24 @@ export function EditionCard({ edition, onBuy, featured = false, paymentsEnabled,
           size="icon"
           variant={featured ? 'secondary' : 'default'}
           aria-label={cartLabel}
-          title={cartLabel}
+          aria-describedby={reason ? reasonId : undefined}
+          title={reason ?? cartLabel}
           data-testid="edition-buy"
-          disabled={paymentsOff || pending}
+          disabled={!!block || pending}
           aria-busy={pending || undefined}
           onClick={() => onBuy?.(edition)}
         >
           {pending ? <LoaderCircle aria-hidden="true" className="animate-spin" /> : <ShoppingCart aria-hidden="true" />}
         </Button>
       </div>
-      {paymentsOff && (
-        <p className={cn('-mt-2 text-xs', featured ? 'text-white/75' : 'text-muted-foreground')} data-testid="edition-payments-off">
-          {t('billing.paymentsOff')}
+      {reason && (
+        <p
+          id={reasonId}
+          className={cn('-mt-2 text-xs leading-relaxed', featured ? 'text-white/75' : 'text-muted-foreground')}
+          data-testid="edition-unavailable"
+          data-reason={block}
+        >
+          {reason}
         </p>
       )}
       <p

@@ -65,9 +65,15 @@ describe('EditionsSection before the live editions answer', () => {
     expect(screen.getByText('Asegura tu acceso de por vida al precio más bajo jamás ofrecido.')).toBeInTheDocument();
     expect(screen.getByText('Aún estás a tiempo de fijar tu precio de por vida.')).toBeInTheDocument();
     expect(screen.getByText('La última oportunidad de tener un precio de por vida.')).toBeInTheDocument();
+    // Each cart has its own accessible name, with its edition's (until the live data says otherwise, the server decides).
+    expect(editions.map((card) => within(card).getByTestId('edition-buy').getAttribute('aria-label'))).toEqual([
+      'Comprar Élite',
+      'Comprar Prestige',
+      'Comprar Legacy',
+    ]);
     for (const card of editions) {
       expect(card).toHaveClass('w-[300px]');
-      expect(within(card).getByRole('button', { name: 'Comprar' })).toBeInTheDocument();
+      expect(within(card).getByTestId('edition-buy')).toBeEnabled();
     }
   });
 });
@@ -105,7 +111,7 @@ describe('EditionsSection with live editions', () => {
 
   it('signed out, the cart of the edition on sale opens the login dialog and starts no checkout', async () => {
     const { requests } = renderEditions();
-    await userEvent.click(within(await card('prestige')).getByRole('button', { name: 'Comprar' }));
+    await userEvent.click(within(await card('prestige')).getByRole('button', { name: 'Comprar Prestige' }));
     expect(await screen.findByRole('dialog', { name: 'Elige cómo loguearte' })).toBeInTheDocument();
     expect(checkoutCalls(requests)).toHaveLength(0);
   });
@@ -115,7 +121,7 @@ describe('EditionsSection with live editions', () => {
     const assign = vi.spyOn(checkoutNavigation, 'assign').mockImplementation(() => {});
     const { requests } = renderEditions();
     const prestige = await card('prestige');
-    await userEvent.click(within(prestige).getByRole('button', { name: 'Comprar' }));
+    await userEvent.click(within(prestige).getByRole('button', { name: 'Comprar Prestige' }));
 
     await waitFor(() => expect(assign).toHaveBeenCalledWith('https://stripe.test/c/cs_1'));
     expect(checkoutCalls(requests)).toEqual([
@@ -126,24 +132,47 @@ describe('EditionsSection with live editions', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
-  it('a card not on sale says why instead of buying', async () => {
+  it('a card not on sale is disabled and says why before any click', async () => {
     signIn(REGULAR_USER);
     const { requests } = renderEditions();
     const legacy = await card('legacy');
-    await userEvent.click(within(legacy).getByRole('button', { name: 'Comprar' }));
-    expect(within(legacy).getByTestId('edition-message')).toHaveTextContent(
-      'Esta edición no está a la venta ahora: se vende primero Élite, luego Prestige y luego Legacy.',
-    );
+    const cart = within(legacy).getByRole('button', { name: 'Comprar Legacy' });
+    expect(cart).toBeDisabled();
+    const why = within(legacy).getByTestId('edition-unavailable');
+    expect(why).toHaveTextContent('Esta edición no está a la venta ahora: se vende primero Élite, luego Prestige y luego Legacy.');
+    expect(why).toBeVisible();
+    expect(cart).toHaveAccessibleDescription(why.textContent!);
+    await userEvent.click(cart);
     expect(checkoutCalls(requests)).toHaveLength(0);
   });
 
-  it('a sold-out card says "Agotado", also when signed out', async () => {
+  it('a sold-out card is disabled and says so, also when signed out', async () => {
     const { requests } = renderEditions();
     const elite = await card('elite');
-    await userEvent.click(within(elite).getByRole('button', { name: 'Comprar' }));
-    expect(within(elite).getByTestId('edition-message')).toHaveTextContent('Agotado');
+    const cart = within(elite).getByRole('button', { name: 'Comprar Élite' });
+    expect(cart).toBeDisabled();
+    expect(within(elite).getByTestId('edition-unavailable')).toHaveTextContent('Agotado: ya no quedan plazas de esta edición.');
+    await userEvent.click(cart);
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(checkoutCalls(requests)).toHaveLength(0);
+  });
+
+  it('the edition on sale is the only cart enabled, with nothing said under it', async () => {
+    renderEditions();
+    const prestige = await card('prestige');
+    expect(screen.getAllByTestId('edition-buy').map((button) => [button.getAttribute('aria-label'), (button as HTMLButtonElement).disabled])).toEqual([
+      ['Comprar Élite', true],
+      ['Comprar Prestige', false],
+      ['Comprar Legacy', true],
+    ]);
+    expect(within(prestige).queryByTestId('edition-unavailable')).not.toBeInTheDocument();
+  });
+
+  it('names each cart in English too', async () => {
+    await i18n.changeLanguage('en');
+    renderEditions();
+    await card('elite');
+    expect(screen.getAllByTestId('edition-buy').map((button) => button.getAttribute('aria-label'))).toEqual(['Buy Élite', 'Buy Prestige', 'Buy Legacy']);
   });
 
   it('shows the checkout error on the card: 409 already a member', async () => {
@@ -151,7 +180,7 @@ describe('EditionsSection with live editions', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     renderEditions(LIVE, () => jsonResponse(409, { error: 'already_member', message: 'Ya tienes una edición de por vida.' }));
     const prestige = await card('prestige');
-    await userEvent.click(within(prestige).getByRole('button', { name: 'Comprar' }));
+    await userEvent.click(within(prestige).getByRole('button', { name: 'Comprar Prestige' }));
     const message = await within(prestige).findByRole('alert');
     expect(message).toHaveTextContent('Ya tienes una edición de por vida.');
     expect(within(prestige).getByTestId('edition-buy')).toBeEnabled();
@@ -165,9 +194,12 @@ describe('EditionsSection with live editions', () => {
     expect(buttons).toHaveLength(3);
     for (const button of buttons) {
       expect(button).toBeDisabled();
-      expect(button).toHaveAccessibleName('Pagos no disponibles por ahora');
+      expect(button).toHaveAccessibleDescription('Pagos no disponibles por ahora');
     }
-    expect(screen.getAllByTestId('edition-payments-off').map((note) => note.textContent)).toEqual(Array(3).fill('Pagos no disponibles por ahora'));
+    expect(buttons.map((button) => button.getAttribute('aria-label'))).toEqual(['Comprar Élite', 'Comprar Prestige', 'Comprar Legacy']);
+    expect(screen.getAllByTestId('edition-unavailable').map((note) => [note.dataset.reason, note.textContent])).toEqual(
+      Array(3).fill(['paymentsOff', 'Pagos no disponibles por ahora']),
+    );
   });
 
   it('when everything is sold out, every card says "Agotado"', async () => {

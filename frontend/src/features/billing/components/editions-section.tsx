@@ -2,40 +2,36 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { openLoginDialog } from '@/lib/login-dialog';
 import { useSession } from '@/lib/session';
-import { useEditions, type Edition, type EditionId } from '../api/get-editions';
+import { checkoutBlockFor, useEditions, type Edition, type EditionId } from '../api/get-editions';
 import { checkoutErrorMessage, useCheckout } from '../api/start-checkout';
 import { EditionCard, type EditionCardMessage } from './edition-card';
 
-type Refusal = 'soldOut' | 'notOnSale';
-
 /**
- * The cart: a card that is sold out or not on sale says why; signed out it opens the login
- * dialog; signed in it starts the checkout (the server sells the edition on sale). While the
- * live data is not known (loading, unreachable) the server decides.
+ * The cart: a card that cannot be bought (payments off, sold out, not on sale) is disabled and says
+ * why before any click (checkoutBlockFor, the profile's rule too); signed out it opens the login
+ * dialog; signed in it starts the checkout (the server sells the edition on sale). While the live
+ * data is not known (loading, unreachable) the server decides.
  */
 export function EditionsSection() {
   const { t } = useTranslation();
   const { data } = useEditions();
-  const { editions, paymentsEnabled } = data;
+  const { editions } = data;
   const { isSignedIn } = useSession();
   const checkout = useCheckout();
-  const [selected, setSelected] = useState<{ id: EditionId; refusal?: Refusal } | null>(null);
+  const [selected, setSelected] = useState<EditionId | null>(null);
   const featuredId = editions.find((edition) => edition.onSale)?.id ?? editions[0]?.id;
-  const busyId = checkout.isPending || checkout.data === 'redirecting' ? selected?.id : undefined;
+  const busyId = checkout.isPending || checkout.data === 'redirecting' ? (selected ?? undefined) : undefined;
 
   function handleBuy(edition: Edition) {
-    if (busyId) return;
+    if (busyId || checkoutBlockFor(data, edition)) return;
     checkout.reset();
-    if (edition.seatsLeft === 0) return setSelected({ id: edition.id, refusal: 'soldOut' });
-    if (edition.onSale === false) return setSelected({ id: edition.id, refusal: 'notOnSale' });
-    setSelected({ id: edition.id });
+    setSelected(edition.id);
     if (!isSignedIn) return openLoginDialog();
     checkout.mutate();
   }
 
   function messageFor(id: EditionId): EditionCardMessage | undefined {
-    if (selected?.id !== id) return undefined;
-    if (selected.refusal) return { tone: 'info', text: t(selected.refusal === 'soldOut' ? 'billing.soldOutNote' : 'billing.notOnSale') };
+    if (selected !== id) return undefined;
     if (checkout.isError) return { tone: 'error', text: checkoutErrorMessage(checkout.error, t) };
     if (checkout.data === 'not_configured') return { tone: 'error', text: t('billing.errors.notConfigured') };
     if (checkout.data === 'redirecting') return { tone: 'info', text: t('billing.redirecting') };
@@ -57,7 +53,7 @@ export function EditionsSection() {
             edition={edition}
             onBuy={handleBuy}
             featured={edition.id === featuredId}
-            paymentsEnabled={paymentsEnabled}
+            block={checkoutBlockFor(data, edition)}
             pending={edition.id === busyId}
             message={messageFor(edition.id)}
           />

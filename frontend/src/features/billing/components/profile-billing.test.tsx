@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Membership } from '@life/contracts';
+import type { Editions, Membership } from '@life/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import i18n from '@/i18n/i18n';
 import { jsonResponse, stubFetch, type RecordedRequest } from '@/test/fetch-mock';
@@ -24,8 +24,20 @@ const ELITE: Membership = {
   since: '2026-11-22T18:00:00.000Z',
 };
 
+/** What GET /api/billing/editions says: payments on, Élite on sale. */
+const EDITIONS_ON: Editions = {
+  payments_enabled: true,
+  sold_out: false,
+  editions: [
+    { id: 'elite', name: 'Élite', price_cents: 200, currency: 'eur', limit: 1000, seats_left: 1000, on_sale: true },
+    { id: 'prestige', name: 'Prestige', price_cents: 300, currency: 'eur', limit: 9000, seats_left: 9000, on_sale: false },
+    { id: 'legacy', name: 'Legacy', price_cents: 400, currency: 'eur', limit: 20000, seats_left: 20000, on_sale: false },
+  ],
+};
+
 interface Answers {
   membership?: () => Membership | null;
+  editions?: () => Editions;
   checkout?: (request: RecordedRequest) => Response;
 }
 
@@ -34,12 +46,17 @@ interface Answers {
  * (their place in the profile page: src/app/page-composition.test.tsx).
  */
 function renderProfile(
-  { membership = () => null, checkout = () => jsonResponse(200, { url: 'https://stripe.test/c/cs_9', edition: 'elite' }) }: Answers = {},
+  {
+    membership = () => null,
+    editions = () => EDITIONS_ON,
+    checkout = () => jsonResponse(200, { url: 'https://stripe.test/c/cs_9', edition: 'elite' }),
+  }: Answers = {},
   { checkoutReturned = false } = {},
 ) {
   signIn(REGULAR_USER);
   const api = stubFetch((request) => {
     if (request.url === '/api/billing/membership') return jsonResponse(200, { membership: membership() });
+    if (request.url === '/api/billing/editions') return jsonResponse(200, editions());
     if (request.url === '/api/stripe/create-checkout-session') return checkout(request);
     return jsonResponse(200, REGULAR_USER);
   });
@@ -85,6 +102,33 @@ describe('Profile: Pagar con Stripe', () => {
     await userEvent.click(await screen.findByTestId('pay-with-stripe'));
     expect(await screen.findByTestId('checkout-error')).toHaveTextContent(shown);
     expect(screen.getByTestId('pay-with-stripe')).toBeEnabled();
+  });
+
+  it('with payments off (as the API says), is disabled and says why before any click, like the landing’s carts', async () => {
+    const { requests } = renderProfile({ editions: () => ({ ...EDITIONS_ON, payments_enabled: false }) });
+    const why = await screen.findByTestId('pay-with-stripe-unavailable');
+    expect(why).toHaveTextContent('Pagos no disponibles por ahora');
+    const pay = screen.getByTestId('pay-with-stripe');
+    expect(pay).toBeDisabled();
+    expect(pay).toHaveAccessibleName('Pagar con Stripe');
+    expect(pay).toHaveAccessibleDescription('Pagos no disponibles por ahora');
+    await userEvent.click(pay);
+    expect(requests.filter((request) => request.url === '/api/stripe/create-checkout-session')).toHaveLength(0);
+  });
+
+  it('with every edition sold out, is disabled and says so', async () => {
+    renderProfile({
+      editions: () => ({ ...EDITIONS_ON, sold_out: true, editions: EDITIONS_ON.editions.map((edition) => ({ ...edition, seats_left: 0, on_sale: false })) }),
+    });
+    expect(await screen.findByTestId('pay-with-stripe-unavailable')).toHaveTextContent('Todas las ediciones están agotadas.');
+    expect(screen.getByTestId('pay-with-stripe')).toBeDisabled();
+  });
+
+  it('with payments on, is enabled and says nothing more', async () => {
+    const { requests } = renderProfile();
+    await waitFor(() => expect(requests.some((request) => request.url === '/api/billing/editions')).toBe(true));
+    expect(await screen.findByTestId('pay-with-stripe')).toBeEnabled();
+    expect(screen.queryByTestId('pay-with-stripe-unavailable')).not.toBeInTheDocument();
   });
 
   it('is not offered to a member', async () => {

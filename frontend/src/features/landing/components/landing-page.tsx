@@ -9,9 +9,11 @@ import { ServicesCarousel } from './services-carousel';
 export interface LandingPageProps {
   /** The editions block under the services carousel (billing's, plugged in by the `/` route). */
   editions?: ReactNode;
+  /** A word at the top of the page (billing's, after a cancelled checkout), plugged in by the `/` route. */
+  notice?: ReactNode;
 }
 
-export function LandingPage({ editions }: LandingPageProps) {
+export function LandingPage({ editions, notice }: LandingPageProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const search = useSearch({ strict: false });
@@ -35,6 +37,7 @@ export function LandingPage({ editions }: LandingPageProps) {
           {next && !loginError && <SignInRequiredNotice onDismiss={() => dismiss('next')} />}
         </div>
       )}
+      {notice && <div className="relative z-10 mx-auto max-w-3xl px-4 pt-6 sm:px-6">{notice}</div>}
       <section className="relative isolate px-4 pt-16 pb-8 sm:px-6 sm:pt-24">
         <div
           aria-hidden="true"

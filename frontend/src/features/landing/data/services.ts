@@ -1,4 +1,6 @@
 import type { ComponentType } from 'react';
+import type { ServiceName } from '@life/contracts';
+import { serviceDisplayName } from '@/lib/contract-constants';
 import {
   CalendarIllustration,
   CloudDocsIllustration,
@@ -15,27 +17,37 @@ import {
 
 /**
  * The eleven landing service cards (spec section 3). Names are brand names and are not
- * translated; the description and the three uses live in the locales under
+ * translated: each is its catalog service's display name (decision 0023), so the landing and the
+ * dashboard say the same thing. The description and the three uses live in the locales under
  * `landing.services.<id>`.
  */
 export interface LandingService {
   id: string;
+  /** The catalog key of the service this card advertises (what Conectar connects). */
+  service: ServiceName;
   name: string;
   Illustration: ComponentType;
 }
 
+const card = (id: string, service: ServiceName, Illustration: ComponentType): LandingService => ({
+  id,
+  service,
+  name: serviceDisplayName(service),
+  Illustration,
+});
+
 export const LANDING_SERVICES: readonly LandingService[] = [
-  { id: 'spotify', name: 'Spotify', Illustration: MusicIllustration },
-  { id: 'github', name: 'GitHub', Illustration: CodeIllustration },
-  { id: 'microsoftcloud', name: 'Microsoft Cloud', Illustration: CloudDocsIllustration },
-  { id: 'philipshue', name: 'Philips Hue', Illustration: SmartLightIllustration },
-  { id: 'notion', name: 'Notion', Illustration: NotesIllustration },
-  { id: 'youtube', name: 'YouTube', Illustration: VideoIllustration },
-  { id: 'soundcloud', name: 'SoundCloud', Illustration: WaveformIllustration },
-  { id: 'googlecalendar', name: 'Google Calendar', Illustration: CalendarIllustration },
-  { id: 'googledrive', name: 'Google Drive', Illustration: FilesIllustration },
-  { id: 'googlefit', name: 'Google Fit', Illustration: HeartRateIllustration },
-  { id: 'fitbit', name: 'Fitbit', Illustration: WearableIllustration },
+  card('spotify', 'spotify', MusicIllustration),
+  card('github', 'github', CodeIllustration),
+  card('microsoftcloud', 'microsoft', CloudDocsIllustration),
+  card('philipshue', 'philipshue', SmartLightIllustration),
+  card('notion', 'notion', NotesIllustration),
+  card('youtube', 'youtube', VideoIllustration),
+  card('soundcloud', 'soundcloud', WaveformIllustration),
+  card('googlecalendar', 'googlecalendar', CalendarIllustration),
+  card('googledrive', 'googledrive', FilesIllustration),
+  card('googlefit', 'googlefit', HeartRateIllustration),
+  card('fitbit', 'fitbit', WearableIllustration),
 ];
 
 export const USES_PER_SERVICE = 3;

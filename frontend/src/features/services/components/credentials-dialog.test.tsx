@@ -46,7 +46,7 @@ describe('CredentialsDialog', () => {
     const { requests } = renderDialog(() => stored.promise);
     const { dialog } = await open();
 
-    expect(within(dialog).getByRole('heading', { name: 'Editar credenciales - spotify' })).toBeInTheDocument();
+    expect(within(dialog).getByRole('heading', { name: 'Editar credenciales - Spotify' })).toBeInTheDocument();
     const clientId = within(dialog).getByLabelText('Client ID');
     const clientSecret = within(dialog).getByLabelText('Client Secret');
     expect(clientId).toHaveAttribute('type', 'text');

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
+import { displayNameOf } from '@/shared/services/utils/service-names';
 import { getCredentials, saveCredentials, type CredentialValues } from '../api/credentials';
 
 const EMPTY: CredentialValues = { client_id: '', client_secret: '' };
@@ -26,7 +27,7 @@ export interface CredentialsDialogProps {
  * does not look at the answer, calls `onSaved` and closes.
  */
 export function CredentialsDialog({ open, onOpenChange, service, onSaved }: CredentialsDialogProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const serviceName = service?.service_name;
   const active = open && !!serviceName;
   const stored = useQuery({
@@ -45,7 +46,7 @@ export function CredentialsDialog({ open, onOpenChange, service, onSaved }: Cred
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent className="z-[80]" overlayClassName="z-[80]" data-testid="credentials-dialog">
         <DialogHeader>
-          <DialogTitle>{t('credentials.title', { name: serviceName ?? '' })}</DialogTitle>
+          <DialogTitle>{t('credentials.title', { name: serviceName ? displayNameOf(serviceName, i18n) : '' })}</DialogTitle>
           <DialogDescription>{t('credentials.description')}</DialogDescription>
         </DialogHeader>
         {/* Remounted when the stored pair arrives (or the service changes), so the fields start from it. */}

@@ -112,6 +112,70 @@ describe('DashboardPage', () => {
     expect(screen.getByTestId('services-no-match')).toHaveTextContent('Ningún servicio coincide con tu búsqueda.');
   });
 
+  it('names each service as people know it, and the search finds it by that name or by its key', async () => {
+    const user = userEvent.setup();
+    renderDashboard();
+    await screen.findAllByTestId('service-tile');
+    expect(within(tile('googlecalendar')).getByRole('heading')).toHaveTextContent(/^Google Calendar$/);
+    expect(tile('googlecalendar')).toHaveAccessibleName('Google Calendar');
+    expect(within(tile('githublogin')).getByRole('heading')).toHaveTextContent(/^GitHub \(inicio de sesión\)$/);
+    expect(screen.getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent)).toEqual([
+      'Fitbit',
+      'GitHub',
+      'GitHub (inicio de sesión)',
+      'Google Calendar',
+      'Spotify',
+    ]);
+
+    const search = screen.getByPlaceholderText('Buscar servicio');
+    const found = () => screen.queryAllByTestId('service-tile').map((element) => element.dataset.service);
+    for (const query of ['Google Calendar', 'googlecalendar', 'google cal', 'GOOGLE-CALENDAR']) {
+      await user.clear(search);
+      await user.type(search, query);
+      expect([query, found()]).toEqual([query, ['googlecalendar']]);
+    }
+    await user.clear(search);
+    await user.type(search, 'inicio de sesion');
+    expect(found()).toEqual(['githublogin']);
+  });
+
+  it('names the services in the language on screen where the name is not a brand (English)', async () => {
+    await i18n.changeLanguage('en');
+    const user = userEvent.setup();
+    renderDashboard();
+    await screen.findAllByTestId('service-tile');
+    expect(within(tile('githublogin')).getByRole('heading')).toHaveTextContent(/^GitHub \(sign-in\)$/);
+    expect(within(tile('googlecalendar')).getByRole('button', { name: 'Edit Google Calendar' })).toBeInTheDocument();
+    await user.type(screen.getByRole('searchbox'), 'sign-in');
+    expect(screen.getAllByTestId('service-tile').map((element) => element.dataset.service)).toEqual(['githublogin']);
+  });
+
+  it('the GitHub sign-in card says what is true: Conectado when the person signs in with GitHub, never Conectar or Desconectar', async () => {
+    const signedIn = { ...GITHUB_LOGIN, connected: true };
+    stubFetch(() => jsonResponse(200, [signedIn, GITHUB]));
+    renderWithProviders(<DashboardPage />);
+    await screen.findAllByTestId('service-tile');
+    const login = tile('githublogin');
+    expect(login).toHaveAttribute('data-connected', 'true');
+    expect(within(login).getByTestId('service-status')).toHaveTextContent('Conectado');
+    expect(within(login).getByTestId('service-tile-bar')).toHaveClass('bg-green-600');
+    expect(within(login).getByTestId('service-login-hint')).toHaveTextContent('Inicias sesión en Life con esta cuenta.');
+    expect(within(login).queryByRole('button', { name: 'Desconectar' })).not.toBeInTheDocument();
+    expect(within(login).queryByRole('button', { name: 'Conectar' })).not.toBeInTheDocument();
+    // The code-hosting GitHub service is another thing, connected from here.
+    expect(within(tile('github')).getByRole('button', { name: 'Conectar' })).toBeInTheDocument();
+  });
+
+  it('the GitHub sign-in card, for someone who signs in another way, says Desconectado and what it is for', async () => {
+    renderDashboard();
+    await screen.findAllByTestId('service-tile');
+    const login = tile('githublogin');
+    expect(within(login).getByTestId('service-status')).toHaveTextContent('Desconectado');
+    expect(within(login).getByTestId('service-login-hint')).toHaveTextContent('Sirve para iniciar sesión en Life; no se conecta desde aquí.');
+    expect(within(login).queryByRole('button', { name: 'Conectar' })).not.toBeInTheDocument();
+    expect(within(tile('github')).queryByTestId('service-login-hint')).not.toBeInTheDocument();
+  });
+
   it('shows each card as the spec says: bar colour, state in words, type, 40-character description with the full text as tooltip', async () => {
     renderDashboard();
     await screen.findAllByTestId('service-tile');
@@ -120,13 +184,13 @@ describe('DashboardPage', () => {
     expect(github).toHaveAttribute('data-connected', 'false');
     expect(github).toHaveClass('min-[480px]:h-[340px]', 'min-[480px]:w-[210px]');
     expect(within(github).getByTestId('service-tile-bar')).toHaveClass('bg-red-600');
-    expect(within(github).getByRole('heading', { name: 'github' })).toBeInTheDocument();
+    expect(within(github).getByRole('heading', { name: 'GitHub' })).toBeInTheDocument();
     expect(within(github).getByTestId('service-status')).toHaveTextContent('Desconectado');
     expect(within(github).getByText('Tipo: código')).toBeInTheDocument();
     const description = within(github).getByTestId('service-description');
     expect(description).toHaveTextContent('Tus repositorios, contribuciones y proye…');
     expect(description).toHaveAttribute('title', LONG);
-    expect(within(github).getByRole('button', { name: 'Editar github' })).toBeInTheDocument();
+    expect(within(github).getByRole('button', { name: 'Editar GitHub' })).toBeInTheDocument();
     expect(within(github).getByRole('button', { name: 'Conectar' })).toHaveClass('bg-red-600');
     expect(within(github).queryByRole('button', { name: 'Desconectar' })).not.toBeInTheDocument();
 
@@ -216,7 +280,7 @@ describe('DashboardPage', () => {
     const deletes = () => requests.filter((request) => request.method === 'DELETE');
 
     await user.click(within(tile('spotify')).getByRole('button', { name: 'Desconectar' }));
-    expect(confirm).toHaveBeenCalledWith('¿Desconectar spotify? Borraremos tus tokens de este servicio.');
+    expect(confirm).toHaveBeenCalledWith('¿Desconectar Spotify? Borraremos tus tokens de este servicio.');
     expect(deletes()).toHaveLength(0);
 
     await user.click(within(tile('spotify')).getByRole('button', { name: 'Desconectar' }));
@@ -236,9 +300,9 @@ describe('DashboardPage', () => {
     const user = userEvent.setup();
     renderDashboard();
     await screen.findAllByTestId('service-tile');
-    await user.click(screen.getByRole('button', { name: 'Editar github' }));
+    await user.click(screen.getByRole('button', { name: 'Editar GitHub' }));
     const dialog = await screen.findByTestId('credentials-dialog');
-    expect(within(dialog).getByRole('heading', { name: 'Editar credenciales - github' })).toBeInTheDocument();
+    expect(within(dialog).getByRole('heading', { name: 'Editar credenciales - GitHub' })).toBeInTheDocument();
     expect(screen.queryByTestId('service-dialog')).not.toBeInTheDocument();
   });
 
@@ -247,7 +311,7 @@ describe('DashboardPage', () => {
     const user = userEvent.setup();
     renderDashboard();
     await screen.findAllByTestId('service-tile');
-    await user.click(screen.getByRole('button', { name: 'Editar spotify' }));
+    await user.click(screen.getByRole('button', { name: 'Editar Spotify' }));
     const dialog = await screen.findByTestId('service-dialog');
     expect(within(dialog).getByTestId('service-field-service_name')).toHaveValue('spotify');
     expect(screen.queryByTestId('credentials-dialog')).not.toBeInTheDocument();

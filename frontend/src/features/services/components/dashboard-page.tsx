@@ -12,6 +12,7 @@ import { useSession } from '@/lib/session';
 import { SERVICES_QUERY_KEY, useServices } from '@/shared/services/api/get-services';
 import { useStartConnection } from '@/shared/services/api/start-connection';
 import { ServiceEditDialog } from '@/shared/services/components/service-edit-dialog';
+import { displayNameOf } from '@/shared/services/utils/service-names';
 import { filterServices } from '@/shared/services/utils/service-rules';
 import { useDisconnectFlow, type FinishAt } from '../hooks/use-disconnect-flow';
 import { CredentialsDialog } from './credentials-dialog';
@@ -24,7 +25,7 @@ import { reportError } from '@/lib/report-error';
  * credentials dialog for everyone else (docs/decisions/0009-dashboard-edit-button.md).
  */
 export function DashboardPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const searchId = useId();
   const { isAdmin } = useSession();
   const queryClient = useQueryClient();
@@ -42,7 +43,7 @@ export function DashboardPage() {
   }, [services.error]);
 
   const all = services.data ?? [];
-  const shown = filterServices(all, query);
+  const shown = filterServices(all, query, (name) => displayNameOf(name, i18n));
   const closeEditor = (open: boolean) => setEditing((current) => ({ ...current, open }));
 
   return (

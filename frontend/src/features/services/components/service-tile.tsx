@@ -6,7 +6,8 @@ import { Button } from '@/components/ui/button';
 import { truncate } from '@/lib/truncate';
 import { cn } from '@/lib/utils';
 import { CONNECT_BUTTON_CLASS } from '@/shared/services/components/connect-button-class';
-import { connectActionFor, connectBlockedBy } from '@/shared/services/utils/service-rules';
+import { displayNameOf } from '@/shared/services/utils/service-names';
+import { connectActionFor, connectBlockedBy, LOGIN_SERVICE_TYPE } from '@/shared/services/utils/service-rules';
 import { catalogDescription, catalogType } from '../utils/catalog-description';
 
 export interface ServiceTileProps {
@@ -36,25 +37,28 @@ export function ServiceTile({ service, onEdit, onConnect, onDisconnect, connecti
   const noteId = useId();
   const description = catalogDescription(service, i18n);
   const StatusIcon = connected ? CircleCheck : CircleX;
+  const name = displayNameOf(service.service_name, i18n);
+  // A login-type service (githublogin) is "connected" when the person signs in with it: it says so, and is never disconnected here.
+  const login = service.service_type === LOGIN_SERVICE_TYPE;
 
   return (
     <article
       data-testid="service-tile"
       data-service={service.service_name}
       data-connected={String(connected)}
-      aria-label={service.service_name}
+      aria-label={name}
       className="flex w-full shrink-0 flex-col overflow-hidden rounded-2xl border bg-card shadow-soft transition-shadow hover:shadow-lift min-[480px]:h-[340px] min-[480px]:w-[210px]"
     >
       <div aria-hidden="true" data-testid="service-tile-bar" className={cn('h-2 shrink-0', connected ? 'bg-green-600' : 'bg-red-600')} />
       <div className="flex min-h-0 flex-1 flex-row flex-wrap content-start gap-x-4 gap-y-2 p-3 min-[480px]:flex-col min-[480px]:flex-nowrap min-[480px]:gap-3 min-[480px]:p-4">
         <div className="flex w-full items-start justify-between gap-2">
-          <h3 className="min-w-0 pt-1 text-base leading-snug font-semibold break-words text-foreground">{service.service_name}</h3>
+          <h3 className="min-w-0 pt-1 text-base leading-snug font-semibold break-words text-foreground">{name}</h3>
           <Button
             variant="ghost"
             size="icon"
             className="-mt-1 -mr-2 size-9 text-muted-foreground hover:text-foreground [&_svg]:size-4"
-            aria-label={t('services.edit', { name: service.service_name })}
-            title={t('services.edit', { name: service.service_name })}
+            aria-label={t('services.edit', { name })}
+            title={t('services.edit', { name })}
             onClick={() => onEdit(service)}
             data-testid="service-edit"
           >
@@ -69,6 +73,11 @@ export function ServiceTile({ service, onEdit, onConnect, onDisconnect, connecti
         <p className="w-full text-sm leading-relaxed text-foreground/80 break-words" title={description || undefined} data-testid="service-description">
           {truncate(description)}
         </p>
+        {login && (
+          <p className="w-full text-xs leading-snug text-muted-foreground" data-testid="service-login-hint">
+            {connected ? t('services.login.signedIn') : t('services.login.notSignedIn')}
+          </p>
+        )}
         {service.needs_reconnect && !blockedBy && <p className="w-full text-xs leading-snug text-red-700">{t('services.reconnectHint')}</p>}
         {blockedBy ? (
           <p id={noteId} data-testid="service-unavailable" data-reason={blockedBy} className="flex w-full gap-1.5 text-xs leading-snug text-amber-800">
@@ -103,7 +112,7 @@ export function ServiceTile({ service, onEdit, onConnect, onDisconnect, connecti
               {action === 'connect' ? t('services.connect') : t('services.reconnect')}
             </Button>
           )}
-          {connected && (
+          {connected && !login && (
             <Button variant="outline" onClick={() => onDisconnect(service)} disabled={disconnecting} data-testid="service-disconnect">
               {disconnecting ? <LoaderCircle aria-hidden="true" className="animate-spin" /> : <Unplug aria-hidden="true" />}
               {t('services.disconnect')}

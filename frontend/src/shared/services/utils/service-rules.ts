@@ -24,9 +24,24 @@ export function connectBlockedBy(service: ServiceState & Pick<ExternalServiceDto
   return connectActionFor(service) ? service.unavailable_reason : null;
 }
 
-/** The dashboard's search: service names containing the query, ignoring case (spec section 2). */
-export function filterServices<T extends Pick<ExternalServiceDto, 'service_name'>>(services: readonly T[], query: string): T[] {
-  const needle = query.trim().toLocaleLowerCase();
+/** Lower case, without accents, spaces or hyphens: "Google Calendar" and "googlecalendar" compare equal. */
+const searchable = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLocaleLowerCase()
+    .replace(/[\s_-]+/g, '');
+
+/**
+ * The dashboard's search (spec section 2: by service name, case-insensitive contains): the name a
+ * person sees and the key both match ("Google Calendar", "google cal" and "googlecalendar" all find it).
+ */
+export function filterServices<T extends Pick<ExternalServiceDto, 'service_name'>>(
+  services: readonly T[],
+  query: string,
+  displayName: (serviceName: string) => string = (name) => name,
+): T[] {
+  const needle = searchable(query);
   if (!needle) return [...services];
-  return services.filter((service) => service.service_name.toLocaleLowerCase().includes(needle));
+  return services.filter((service) => searchable(service.service_name).includes(needle) || searchable(displayName(service.service_name)).includes(needle));
 }
