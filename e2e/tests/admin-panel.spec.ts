@@ -82,3 +82,55 @@ for (const language of ['es', 'en'] as const satisfies UiLanguage[]) {
     await page.screenshot({ path: path.join(SHOTS, `authorize-ask-${language}-360.png`) });
   });
 }
+
+for (const language of ['es', 'en'] as const satisfies UiLanguage[]) {
+  test(`${language}: the admin's pencil on a dashboard card opens an editor in words, refuses a bad key and asks before changing the catalog for everyone`, async ({
+    page,
+  }) => {
+    const admin = await seedSession('admin');
+    await useLanguage(page, language);
+    await signIn(page, admin);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto('/dashboard');
+    const es = language === 'es';
+    const card = page.locator('[data-testid="service-tile"][data-service="youtube"]');
+    await card.getByTestId('service-edit').click();
+    const dialog = page.getByTestId('service-dialog');
+    const key = dialog.getByLabel(es ? 'Clave del servicio' : 'Service key', { exact: true });
+    await expect(key).toHaveValue('youtube');
+    await expect(dialog.getByLabel(es ? 'Client ID de la aplicación OAuth' : "OAuth application's client ID", { exact: true })).toBeVisible();
+    await expect(dialog.getByLabel(es ? 'Tipo' : 'Type', { exact: true })).toHaveValue('vídeo');
+    await expect(dialog.getByText('service_name', { exact: true })).toHaveCount(0);
+    await page.screenshot({ path: path.join(SHOTS, `service-editor-${language}-1280.png`) });
+
+    // What a newcomer typed: a client id in the first field. The server refuses it, in the reader's language.
+    await key.fill('My Client ID');
+    await dialog.getByTestId('service-save').click();
+    await expect(dialog.getByTestId('service-confirm-rename')).toContainText('My Client ID');
+    await page.screenshot({ path: path.join(SHOTS, `service-confirm-${language}-1280.png`) });
+    const refused = page.waitForResponse((response) => response.request().method() === 'PUT');
+    await dialog.getByTestId('service-confirm-save').click();
+    expect((await refused).status()).toBe(400);
+    await expect(dialog.getByTestId('service-save-error')).toContainText(es ? 'La clave: de 2 a 40 letras minúsculas' : 'The key: 2 to 40 lowercase letters');
+
+    // Back to editing, then cancel: the catalog still says youtube for everyone.
+    await dialog.getByTestId('service-confirm-back').click();
+    await dialog.getByTestId('service-cancel').click();
+    await expect(dialog).toBeHidden();
+    const services = (await (await page.request.get('/api/external-services/all', { headers: { authorization: `Bearer ${admin.token}` } })).json()) as {
+      service_name: string;
+    }[];
+    expect(services.map((service) => service.service_name)).toContain('youtube');
+
+    await page.setViewportSize({ width: 360, height: 800 });
+    await card.getByTestId('service-edit').click();
+    await expect(key).toBeVisible();
+    await page.screenshot({ path: path.join(SHOTS, `service-editor-${language}-360.png`) });
+    await dialog.getByLabel(es ? 'Descripción' : 'Description', { exact: true }).fill(es ? 'Vídeos, canales y listas.' : 'Videos, channels and playlists.');
+    await dialog.getByTestId('service-save').click();
+    await expect(dialog.getByTestId('service-confirm')).toBeVisible();
+    await page.screenshot({ path: path.join(SHOTS, `service-confirm-${language}-360.png`) });
+    await dialog.getByTestId('service-confirm-back').click();
+    await dialog.getByTestId('service-cancel').click();
+  });
+}
