@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { SERVICE_TYPES } from '@life/contracts';
+import { LOGIN_PROVIDER_DEFAULTS } from '../src/modules/auth/login-providers.defaults.js';
 import { CATALOG_DEFAULTS } from '../src/modules/external-services/catalog.defaults.js';
 import { bearer, seedUsers, type SeededUser } from './helpers/seed.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -118,6 +122,25 @@ describe('catalog editor: PUT /api/external-services/:id validation (real Postgr
       expect((await put(production, row.id, { ...row, token_url: 'https://oauth2.googleapis.com/token' })).status).toBe(200);
     } finally {
       await production.close();
+    }
+  });
+});
+
+describe('what the admin tables translate (issue 20, point 8): es.json holds the same words as the seeds', () => {
+  const catalog = (language: string) =>
+    JSON.parse(readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), `../../frontend/src/i18n/locales/${language}.json`), 'utf8')) as Json;
+
+  it('every known service type has a translation in each catalog', () => {
+    for (const language of ['es', 'en', 'fr', 'de', 'it', 'pt', 'ja', 'zh']) {
+      const types = catalog(language).services.catalogTypes as Record<string, string>;
+      for (const type of SERVICE_TYPES) expect([language, type, typeof types[type]]).toEqual([language, type, 'string']);
+    }
+  });
+
+  it("the login providers' shipped descriptions match the seeds", () => {
+    const es = catalog('es');
+    for (const seed of LOGIN_PROVIDER_DEFAULTS) {
+      expect([seed.serviceName, es.admin.providers.shippedDescriptions[seed.serviceName]]).toEqual([seed.serviceName, seed.description]);
     }
   });
 });

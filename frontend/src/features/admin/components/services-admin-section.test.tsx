@@ -1,6 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import i18n from '@/i18n/i18n';
+import es from '@/i18n/locales/es.json';
 import { serviceFixture } from '@/shared/services/test/fixtures';
 import { leavePageFor } from '@/shared/services/utils/leave-page';
 import { jsonResponse, stubFetch, type RecordedRequest } from '@/test/fetch-mock';
@@ -65,6 +67,24 @@ describe('ServicesAdminSection', () => {
     expect(fitbit.slice(0, 4).map((cell) => cell.textContent)).toEqual(['fitbit', 'salud', 'Desconectado', 'Tu sueño, tu actividad y tu salud desde…']);
     expect(fitbit[3]).toHaveAttribute('title', LONG);
     expect(within(row('spotify')).getAllByRole('cell')[2]).toHaveTextContent('Conectado');
+  });
+
+  it("shows Life's own types and descriptions in the language on screen, as the dashboard does; an admin's text as written", async () => {
+    const shipped = serviceFixture({ service_name: 'notion', service_type: 'notas', description: es.services.catalogDescriptions.notion });
+    stubFetch(() => jsonResponse(200, [FITBIT, shipped]));
+    await i18n.changeLanguage('en');
+    try {
+      renderWithProviders(<ServicesAdminSection />);
+      await screen.findAllByTestId('service-row');
+      const notion = within(row('notion')).getAllByRole('cell');
+      expect(notion.slice(0, 2).map((cell) => cell.textContent)).toEqual(['notion', 'notes']);
+      expect(notion[3]).toHaveAttribute('title', 'The Notion pages and databases you choose to share.');
+      const fitbit = within(row('fitbit')).getAllByRole('cell');
+      expect(fitbit[1]).toHaveTextContent('health');
+      expect(fitbit[3]).toHaveAttribute('title', LONG);
+    } finally {
+      await i18n.changeLanguage('es');
+    }
   });
 
   it('offers Conectar with the dashboard rule (not connected, not login) and runs the same flow', async () => {

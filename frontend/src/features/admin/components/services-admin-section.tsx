@@ -10,17 +10,19 @@ import { useServices } from '@/shared/services/api/get-services';
 import { useStartConnection } from '@/shared/services/api/start-connection';
 import { CONNECT_BUTTON_CLASS } from '@/shared/services/components/connect-button-class';
 import { ServiceEditDialog } from '@/shared/services/components/service-edit-dialog';
+import { catalogDescription, catalogType } from '@/shared/services/utils/catalog-text';
 import { connectActionFor } from '@/shared/services/utils/service-rules';
 
 const COLUMN_COUNT = 5;
 
 /**
  * Admin section 'Servicios Conectados' (spec section 2): Servicio, Tipo, Estado and Descripción
- * (40 characters), with edit and Conectar (same condition as on the dashboard).
+ * (40 characters), with edit and Conectar (same condition as on the dashboard). Life's own types and
+ * descriptions are shown in the language on screen, like the dashboard's cards.
  * The admin registry plugs this in.
  */
 export function ServicesAdminSection() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const services = useServices();
   const { connect, pending: connecting } = useStartConnection();
   const [editing, setEditing] = useState<{ open: boolean; service: ExternalServiceDto | null }>({ open: false, service: null });
@@ -48,13 +50,14 @@ export function ServicesAdminSection() {
             <TableMessageRow colSpan={COLUMN_COUNT}>{t('services.admin.empty')}</TableMessageRow>
           ) : (
             services.data.map((service) => {
-              const description = service.description?.trim() ?? '';
+              // Life's own types and descriptions in the language on screen, as the dashboard shows them.
+              const description = catalogDescription(service, i18n);
               const action = connectActionFor(service);
               const busy = connecting === service.service_name;
               return (
                 <Tr key={service.id} data-testid="service-row" data-service={service.service_name} data-connected={String(service.connected)}>
                   <Td className="font-medium whitespace-nowrap">{service.service_name}</Td>
-                  <Td className="whitespace-nowrap text-muted-foreground">{service.service_type}</Td>
+                  <Td className="whitespace-nowrap text-muted-foreground">{catalogType(service.service_type, i18n)}</Td>
                   <Td className="whitespace-nowrap">
                     <span className={cn('inline-flex items-center gap-1.5 font-medium', service.connected ? 'text-green-700' : 'text-red-700')}>
                       {service.connected ? <CircleCheck aria-hidden="true" className="size-4" /> : <CircleX aria-hidden="true" className="size-4" />}

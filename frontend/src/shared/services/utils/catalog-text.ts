@@ -9,10 +9,17 @@ import { SOURCE_LANGUAGE } from '@/i18n/i18n';
  * screen; a text an admin wrote is shown as written.
  */
 export function catalogDescription(service: Pick<ExternalServiceDto, 'service_name' | 'description'>, i18n: I18n): string {
-  const stored = service.description?.trim() ?? '';
-  const key = `services.catalogDescriptions.${service.service_name}`;
+  return shippedText(`services.catalogDescriptions.${service.service_name}`, service.description, i18n);
+}
+
+/**
+ * A text stored in the database that Life ships in Spanish (`key` in es.json holds the same words):
+ * in the language on screen while it is unchanged; as written once an admin rewrote it.
+ */
+export function shippedText(key: string, stored: string | null | undefined, i18n: I18n): string {
+  const text = stored?.trim() ?? '';
   const shipped: unknown = i18n.getResource(SOURCE_LANGUAGE, 'translation', key);
-  if (!stored || typeof shipped !== 'string' || shipped !== stored) return stored;
+  if (!text || typeof shipped !== 'string' || shipped !== text) return text;
   return i18n.t(key);
 }
 
