@@ -18,6 +18,7 @@ import { SessionPersonHandler, SessionStartHandler } from './queries/session-sta
 import { SessionService } from './session.service.js';
 import { SessionStrategy } from './session.strategy.js';
 import { PersonChangedHandler } from './handlers/person-changed.handler.js';
+import { LoginProviderNamesHandler } from './queries/login-provider-names.handler.js';
 
 /** Sign-in, sessions, roles, beta invitations and the login provider configuration. */
 @Module({
@@ -34,6 +35,7 @@ import { PersonChangedHandler } from './handlers/person-changed.handler.js';
     LoginFlowService,
     SessionStartHandler,
     SessionPersonHandler,
+    LoginProviderNamesHandler,
     AuthErasureHandler,
     PersonChangedHandler,
     ...AUTH_ADMIN_HANDLERS,

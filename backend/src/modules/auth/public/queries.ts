@@ -13,3 +13,10 @@ export class SessionPersonQuery extends Query<{ userId: string; email: string } 
     super();
   }
 }
+
+/** The audit log's names for login providers it mentions by row id: id → provider name. */
+export class LoginProviderNamesQuery extends Query<Record<string, string>> {
+  constructor(readonly ids: readonly string[]) {
+    super();
+  }
+}
