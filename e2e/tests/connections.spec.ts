@@ -166,6 +166,9 @@ test.describe('admin: Servicios Conectados', () => {
     await dialog.getByTestId('service-field-description').fill(description);
     const saved = page.waitForResponse((response) => response.request().method() === 'PUT' && response.url().includes('/api/external-services/'));
     await dialog.getByTestId('service-save').click();
+    // The catalog is everyone's: Guardar asks first (decision 0026).
+    await expect(dialog.getByTestId('service-confirm-warning')).toBeVisible();
+    await dialog.getByTestId('service-confirm-save').click();
     expect((await saved).status()).toBe(200);
     await expect(dialog).toBeHidden();
     await expect(row.getByTestId('service-row-description')).toHaveAttribute('title', description);
@@ -174,6 +177,7 @@ test.describe('admin: Servicios Conectados', () => {
     await row.getByRole('button', { name: 'Editar Spotify' }).click();
     await dialog.getByTestId('service-field-service_name').fill('github');
     await dialog.getByTestId('service-save').click();
+    await dialog.getByTestId('service-confirm-save').click();
     await expect(dialog.getByTestId('service-save-error')).toContainText('No se pudo guardar. Ya existe un servicio llamado github.');
   });
 });

@@ -99,7 +99,13 @@ test('admin: Nueva aplicación shows the secret once, the row says Activa, Autor
   await expect(authorize.getByRole('heading', { name: `Autorizar ${name}` })).toBeVisible();
   const frameSrc = new URL((await authorize.getByTestId('authorize-frame').getAttribute('src'))!, 'http://x');
   expect(frameSrc.pathname).toBe('/oauth/authorize');
-  expect(Object.fromEntries(frameSrc.searchParams)).toEqual({ client_id: clientId, redirect_uri: callback.redirectUri, scope: 'read', state: 'appconnect' });
+  expect(Object.fromEntries(frameSrc.searchParams)).toEqual({
+    client_id: clientId,
+    redirect_uri: callback.redirectUri,
+    scope: 'read',
+    state: 'appconnect',
+    prompt: 'consent',
+  });
   const frame = page.frameLocator('[data-testid="authorize-frame"]');
   await expect(frame.getByRole('heading', { name: 'Solicitud de acceso' })).toBeVisible();
   await expect(frame.getByTestId('consent-request-text')).toHaveText(`La aplicación ${name} solicita permiso para:`);

@@ -50,6 +50,8 @@ export const AuditEventSchema = z
     actor_label: z.string().nullable(),
     target_type: z.string().nullable(),
     target_id: z.string().nullable(),
+    /** The target's name today (an app, a service, a person…), asked of the module that owns it; null when it has none or is gone. */
+    target_label: z.string().nullable(),
     ip: z.string().nullable(),
     user_agent: z.string().nullable(),
     /** Non-secret context (fields changed, provider, reason). */

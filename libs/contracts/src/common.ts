@@ -66,6 +66,17 @@ export function serviceDisplayName(serviceName: string): string {
 export const SERVICE_STATUSES = ['announced', 'inactive', 'active', 'maintenance'] as const;
 export type ServiceStatus = (typeof SERVICE_STATUSES)[number];
 
+/**
+ * The catalog's service types (`service_type`), as stored: Spanish words, which are also the keys
+ * of the dashboard's translations (`services.catalogTypes`). `login` marks the sign-in services;
+ * `otros` is for anything else. The service editor offers only these (decision 0026).
+ */
+export const SERVICE_TYPES = ['archivos', 'calendario', 'código', 'hogar', 'juegos', 'música', 'notas', 'salud', 'vídeo', 'login', 'otros'] as const;
+export type ServiceType = (typeof SERVICE_TYPES)[number];
+
+/** A catalog key (`service_name`): a lowercase ASCII slug, 2 to 40 characters, starting with a letter. */
+export const SERVICE_KEY_PATTERN = /^[a-z][a-z0-9_-]{1,39}$/;
+
 export const ROLES = ['user', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -75,6 +86,44 @@ export const SegmentSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 /** An optional http(s) URL field of an admin form: '' or null clear it. */
 export const optionalUrl = z
   .union([z.literal(''), z.url({ protocol: /^https?$/, message: 'validation.httpUrl' }).max(2000)])
+  .nullable()
+  .optional();
+
+/**
+ * What is wrong with a catalog service URL (decision 0026), as a message id, or undefined: absolute,
+ * no user or password, and `https`; plain `http` only on a loopback host (127.0.0.1, [::1],
+ * localhost), where the tests' stand-ins and the development providers listen. Production refuses
+ * even those (the server checks that part).
+ */
+export function serviceUrlProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'validation.absoluteUrl';
+  }
+  if (url.username || url.password) return 'validation.urlCredentials';
+  if (url.protocol === 'https:') return undefined;
+  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return undefined;
+  return 'validation.httpsUrl';
+}
+
+/** The hosts on which plain http is acceptable (RFC 8252 loopback). */
+export const isLoopbackHost = (hostname: string) => hostname === '127.0.0.1' || hostname === '[::1]' || hostname === 'localhost';
+
+/** An optional catalog service URL: '' or null clear it; otherwise `serviceUrlProblem` decides. */
+export const optionalServiceUrl = z
+  .union([
+    z.literal(''),
+    z
+      .string()
+      .trim()
+      .max(2000)
+      .superRefine((value, ctx) => {
+        const problem = serviceUrlProblem(value);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }),
+  ])
   .nullable()
   .optional();
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optionalText, SERVICE_NAMES } from './common.js';
+import { isLoopbackHost, optionalText, SERVICE_NAMES } from './common.js';
 
 /**
  * Scopes a third-party app may ask for (docs/oauth-server.md):
@@ -45,8 +45,6 @@ export function redirectUriProblem(value: string): string | undefined {
   if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return undefined;
   return 'validation.redirectUriScheme';
 }
-
-export const isLoopbackHost = (hostname: string) => hostname === '127.0.0.1' || hostname === '[::1]' || hostname === 'localhost';
 
 export const RedirectUriSchema = z
   .string()

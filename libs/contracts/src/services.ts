@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LoginCallbackQuerySchema } from './auth.js';
-import { oauthAppFields, optionalText, optionalUrl, SERVICE_STATUSES } from './common.js';
+import { oauthAppFields, optionalServiceUrl, optionalText, SERVICE_KEY_PATTERN, SERVICE_STATUSES, SERVICE_TYPES } from './common.js';
 
 /** How a provider's token endpoint wants to be spoken to (PROVIDERS.md quirks), all admin-editable. */
 export const TokenAuthSchema = z.enum(['body', 'basic']);
@@ -55,21 +55,24 @@ const paramRecord = z
   .record(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/), z.string().max(500))
   .refine((r) => Object.keys(r).length <= 10, { message: 'validation.tooManyEntries', params: { maximum: 10 } });
 
-/** `PUT /api/external-services/{id}`: the full object as the dialog edited it (extra read-only fields are ignored). */
+/**
+ * `PUT /api/external-services/{id}`: the full object as the dialog edited it (extra read-only fields
+ * are ignored). The key is a slug, the type one of SERVICE_TYPES, the URLs https (decision 0026).
+ */
 export const ExternalServiceUpdateSchema = z
   .object({
-    service_name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
-    service_type: z.string().trim().min(1).max(40),
+    service_name: z.string().regex(SERVICE_KEY_PATTERN, 'validation.serviceKey'),
+    service_type: z.enum(SERVICE_TYPES, 'validation.serviceType'),
     description: optionalText(2000),
     status: z.enum(SERVICE_STATUSES),
     scopes: optionalText(1000),
     app_id: optionalText(500),
     app_secret: optionalText(10_000),
-    base_url: optionalUrl,
-    auth_url: optionalUrl,
-    token_url: optionalUrl,
-    redirect_url: optionalUrl,
-    user_url: optionalUrl,
+    base_url: optionalServiceUrl,
+    auth_url: optionalServiceUrl,
+    token_url: optionalServiceUrl,
+    redirect_url: optionalServiceUrl,
+    user_url: optionalServiceUrl,
     token_auth: TokenAuthSchema.optional(),
     token_body: TokenBodySchema.optional(),
     send_scope: z.boolean().optional(),
@@ -82,9 +85,9 @@ export const ExternalServiceUpdateSchema = z
       .nullable()
       .optional(),
     api_key: optionalText(1000),
-    revoke_url: optionalUrl,
+    revoke_url: optionalServiceUrl,
     revoke_style: z.enum(REVOKE_STYLES).optional(),
-    account_url: optionalUrl,
+    account_url: optionalServiceUrl,
   })
   .strip()
   .meta({ id: 'ExternalServiceUpdate' });

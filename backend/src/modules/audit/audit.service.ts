@@ -127,6 +127,8 @@ export class AuditService {
       actor_label: row.actor_label ?? null,
       target_type: row.target_type ?? null,
       target_id: row.target_id ?? null,
+      // Named by AuditPageHandler, which asks each owning module.
+      target_label: null,
       ip: row.ip ?? null,
       user_agent: row.user_agent ?? null,
       details: row.details ?? {},

@@ -18,6 +18,7 @@ import { SignInProvidersHandler, SessionPersonHandler, SessionStartHandler } fro
 import { SessionService } from './session.service.js';
 import { SessionStrategy } from './session.strategy.js';
 import { PersonChangedHandler } from './handlers/person-changed.handler.js';
+import { LoginProviderNamesHandler } from './queries/login-provider-names.handler.js';
 
 /** Sign-in, sessions, roles, beta invitations and the login provider configuration. */
 @Module({
@@ -35,6 +36,7 @@ import { PersonChangedHandler } from './handlers/person-changed.handler.js';
     SessionStartHandler,
     SessionPersonHandler,
     SignInProvidersHandler,
+    LoginProviderNamesHandler,
     AuthErasureHandler,
     PersonChangedHandler,
     ...AUTH_ADMIN_HANDLERS,

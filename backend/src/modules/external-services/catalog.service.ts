@@ -1,7 +1,8 @@
-import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { CreateRequestContext } from '@mikro-orm/decorators/legacy';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { SECRET_MASK, type ExternalServiceDto, type ExternalServiceUpdate } from '@life/contracts';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { CATALOG_DEFAULTS } from './catalog.defaults.js';
 import { DevProviders } from './dev-providers.service.js';
 import { Connection } from './entities/connection.entity.js';
@@ -12,6 +13,7 @@ import { TokenVault } from './token-vault.js';
 import { msg } from '../../core/i18n/messages.js';
 
 const TABLE = 'external_services';
+const SERVICE_URL_FIELDS = ['base_url', 'auth_url', 'token_url', 'redirect_url', 'user_url', 'revoke_url', 'account_url'] as const;
 const blankToNull = (value: string | null | undefined) => (value === undefined ? undefined : value === null || value.trim() === '' ? null : value.trim());
 
 /** The catalog fields a DTO is made of: an entity, or a plain row mapped in `listFor`. */
@@ -115,6 +117,7 @@ export class CatalogService implements OnApplicationBootstrap {
     private readonly em: EntityManager,
     private readonly vault: TokenVault,
     private readonly devProviders: DevProviders,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Adds missing catalog rows; never overwrites what an admin changed. */
@@ -280,8 +283,13 @@ export class CatalogService implements OnApplicationBootstrap {
   async update(id: string, input: ExternalServiceUpdate): Promise<ExternalServiceDto> {
     const service = await this.em.findOne(ExternalService, { id });
     if (!service) throw new ServicesError(ServicesErrorCode.UnknownService, msg('services.serviceNotFound'));
+    // The contract checks the shape (slug, known type, https or loopback http); production allows no plain http at all (decision 0026).
+    if (this.config.isProduction) {
+      const insecure = SERVICE_URL_FIELDS.find((field) => input[field]?.trim().toLowerCase().startsWith('http:'));
+      if (insecure) throw new ServicesError(ServicesErrorCode.InsecureServiceUrl, msg('services.serviceHttpsInProduction', { field: insecure }));
+    }
     if (input.service_name !== service.serviceName && (await this.em.count(ExternalService, { serviceName: input.service_name }))) {
-      throw new ServicesError(ServicesErrorCode.ServiceNotActive, msg('services.serviceExists', { name: input.service_name }));
+      throw new ServicesError(ServicesErrorCode.ServiceExists, msg('services.serviceExists', { name: input.service_name }));
     }
     service.serviceName = input.service_name;
     service.serviceType = input.service_type;

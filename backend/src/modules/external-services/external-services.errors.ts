@@ -11,6 +11,8 @@ export enum ServicesErrorCode {
   NotConnected = 'not_connected',
   NoCredentials = 'no_credentials',
   NeedsReconnect = 'needs_reconnect',
+  ServiceExists = 'service_exists',
+  InsecureServiceUrl = 'insecure_service_url',
 }
 
 const STATUS: Record<ServicesErrorCode, number> = {
@@ -23,6 +25,8 @@ const STATUS: Record<ServicesErrorCode, number> = {
   [ServicesErrorCode.NotConnected]: 404,
   [ServicesErrorCode.NoCredentials]: 404,
   [ServicesErrorCode.NeedsReconnect]: 409,
+  [ServicesErrorCode.ServiceExists]: 409,
+  [ServicesErrorCode.InsecureServiceUrl]: 400,
 };
 
 export class ServicesError extends AppError {

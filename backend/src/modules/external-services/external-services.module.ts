@@ -24,6 +24,7 @@ import { TokenAccess } from './token-access.js';
 import { TokenRefreshService } from './token-refresh.service.js';
 import { TokenVault } from './token-vault.js';
 import { VaultRotationService } from './vault-rotation.service.js';
+import { CatalogNamesHandler } from './queries/catalog-names.handler.js';
 
 /**
  * The service catalog, people's connections and credentials, and the token vault. Web roles
@@ -50,6 +51,7 @@ export class ExternalServicesModule {
         VaultRotationService,
         PersonConnectionsHandler,
         RefreshFailuresHandler,
+        CatalogNamesHandler,
         ServiceApiBaseHandler,
         ServiceAccessTokenHandler,
         ConnectionsErasureHandler,

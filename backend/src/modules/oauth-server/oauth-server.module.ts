@@ -21,6 +21,7 @@ import { SigningKeysService } from './signing-keys.service.js';
 import { TokenEndpointLimits } from './token-endpoint-limits.service.js';
 import { TokenEndpointService } from './token-endpoint.service.js';
 import { TokenStore } from './token-store.service.js';
+import { AppNamesHandler } from './handlers/app-names.handler.js';
 
 /**
  * The OAuth 2.1 / OpenID Connect authorization server for third-party apps: clients,
@@ -51,6 +52,7 @@ export class OAuthServerModule implements OnApplicationBootstrap {
         ...OAUTH_PROTOCOL_HANDLERS,
         ...OAUTH_APPS_HANDLERS,
         AppsPersonalDataHandler,
+        AppNamesHandler,
         AppTokenGuard,
         AppTokenStrategy,
         ...(runsWorkers(role) ? [ExpiredTokensSweeper] : []),

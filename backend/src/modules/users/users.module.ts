@@ -5,6 +5,7 @@ import { UsersPersonalDataHandler } from './handlers/personal-data.handler.js';
 import { PersonProfileHandler } from './queries/person-profile.handler.js';
 import { UsersController } from './users.controller.js';
 import { UsersService } from './users.service.js';
+import { PersonNamesHandler } from './queries/person-names.handler.js';
 
 /** People: profiles, and the account row itself (marked for erasure, then deleted last). */
 @Module({
@@ -12,6 +13,7 @@ import { UsersService } from './users.service.js';
   providers: [
     UsersService,
     PersonProfileHandler,
+    PersonNamesHandler,
     MarkErasureRequestedHandler,
     DeletePersonHandler,
     PersonHandler,

@@ -72,7 +72,8 @@ export class SecurityEventsAuditor implements IEventHandler<Recorded> {
       });
     }
     if (event instanceof GrantRevokedEvent) {
-      return this.audit.record({ action: 'oauth.grant_revoked', target: { type: 'oauth_grant', id: event.grantId } });
+      // The grant row goes with the revocation: the app's id lets the log still name it.
+      return this.audit.record({ action: 'oauth.grant_revoked', target: { type: 'oauth_grant', id: event.grantId }, details: { client_id: event.clientId } });
     }
     if (event instanceof ConsentGivenEvent) {
       return this.audit.record({

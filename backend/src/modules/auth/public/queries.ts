@@ -23,3 +23,10 @@ export class SignInProvidersQuery extends Query<string[]> {
     super();
   }
 }
+
+/** The audit log's names for login providers it mentions by row id: id → provider name. */
+export class LoginProviderNamesQuery extends Query<Record<string, string>> {
+  constructor(readonly ids: readonly string[]) {
+    super();
+  }
+}

@@ -69,3 +69,10 @@ export class OwnCredentialsQuery extends Query<OwnCredentials> {
     super();
   }
 }
+
+/** The audit log's names for catalog rows and connections it mentions: id → the service's key. */
+export class CatalogNamesQuery extends Query<{ services: Record<string, string>; connections: Record<string, string> }> {
+  constructor(readonly ids: { services: readonly string[]; connections: readonly string[] }) {
+    super();
+  }
+}

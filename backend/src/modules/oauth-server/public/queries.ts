@@ -65,3 +65,20 @@ export class AppServicesQuery extends Query<z.infer<typeof AppServicesSchema>> {
     super();
   }
 }
+
+/**
+ * The audit log's names for what it mentions of client apps: each id (an app's row id or its
+ * client_id, a grant, a code, a token family) → the app's name.
+ */
+export interface AppNames {
+  clients: Record<string, string>;
+  grants: Record<string, string>;
+  codes: Record<string, string>;
+  families: Record<string, string>;
+}
+
+export class AppNamesQuery extends Query<AppNames> {
+  constructor(readonly ids: { clients: readonly string[]; grants: readonly string[]; codes: readonly string[]; families: readonly string[] }) {
+    super();
+  }
+}

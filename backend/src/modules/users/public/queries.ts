@@ -82,3 +82,10 @@ export class ProfileQuery extends Query<UserProfile> {
     super();
   }
 }
+
+/** The audit log's names for the people it mentions: id → username (absent when the account is gone). */
+export class PersonNamesQuery extends Query<Record<string, string>> {
+  constructor(readonly ids: readonly string[]) {
+    super();
+  }
+}

@@ -6,13 +6,17 @@ import { getAuthToken } from '@/lib/session';
 export const AUTHORIZE_TEST_SCOPE = 'read';
 export const AUTHORIZE_TEST_STATE = 'appconnect';
 
-/** The consent page for an app: its first redirect URI, scope read, state appconnect. */
+/**
+ * The consent page for an app: its first redirect URI, scope read, state appconnect, and
+ * `prompt=consent`, so it always asks even when the admin already allowed the app (decision 0025).
+ */
 export function authorizePageUrl(client: Pick<OAuthClientView, 'client_id' | 'redirect_uri' | 'redirect_uris'>): string {
   const params = new URLSearchParams({ client_id: client.client_id });
   const redirectUri = client.redirect_uri || client.redirect_uris[0];
   if (redirectUri) params.set('redirect_uri', redirectUri);
   params.set('scope', AUTHORIZE_TEST_SCOPE);
   params.set('state', AUTHORIZE_TEST_STATE);
+  params.set('prompt', 'consent');
   return `/oauth/authorize?${params.toString()}`;
 }
 

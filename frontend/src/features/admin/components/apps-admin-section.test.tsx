@@ -115,8 +115,11 @@ describe('AppsAdminSection', () => {
       .getAllByRole('checkbox')
       .filter((box) => box.getAttribute('name') === 'allowed_scopes')
       .map((box) => (box as HTMLInputElement).value);
-    expect(offered).toEqual(expect.arrayContaining(['openid', 'profile', 'email', 'read', 'services:read', 'service:github', 'service:destiny2']));
-    expect(offered).toHaveLength(5 + 12);
+    expect(offered).toEqual(
+      expect.arrayContaining(['openid', 'profile', 'email', 'read', 'services:read', 'service:github', 'service:destiny2', 'service:microsoft']),
+    );
+    // The twelve services of the spec's callback list and Microsoft Cloud (decision 0024).
+    expect(offered).toHaveLength(5 + 13);
   });
 
   it('Guardar PUTs the full app object with the edited fields, then closes', async () => {
@@ -285,7 +288,7 @@ describe('AppsAdminSection', () => {
     expect(calls('DELETE')).toEqual([expect.objectContaining({ url: `/oauth_clients/${AGENDA.id}` })]);
   });
 
-  it('Autorizar fetches the consent page as HTML (scope read, state appconnect), then shows that URL in a dialog', async () => {
+  it('Autorizar fetches the consent page as HTML (scope read, state appconnect, prompt=consent), then shows that URL in a dialog that says what Permitir does', async () => {
     const alert = vi.spyOn(window, 'alert').mockImplementation(() => {});
     const { requests } = renderSection({
       write: () => new Response('<!doctype html><title>Life</title>', { status: 200, headers: { 'Content-Type': 'text/html' } }),
@@ -295,12 +298,13 @@ describe('AppsAdminSection', () => {
     await user.click(within(row('Mi Agenda')).getByRole('button', { name: 'Autorizar' }));
 
     const dialog = await screen.findByTestId('authorize-dialog');
-    const url = `/oauth/authorize?client_id=${AGENDA.client_id}&redirect_uri=https%3A%2F%2Fagenda.example%2Fcallback&scope=read&state=appconnect`;
+    const url = `/oauth/authorize?client_id=${AGENDA.client_id}&redirect_uri=https%3A%2F%2Fagenda.example%2Fcallback&scope=read&state=appconnect&prompt=consent`;
     const page = requests.filter((request) => request.url.startsWith('/oauth/authorize'));
     expect(page).toHaveLength(1);
     expect(page[0]).toMatchObject({ method: 'GET', url, headers: { Accept: 'text/html' } });
     expect(within(dialog).getByRole('heading', { name: 'Autorizar Mi Agenda' })).toBeInTheDocument();
     expect(within(dialog).getByTestId('authorize-frame')).toHaveAttribute('src', url);
+    expect(dialog).toHaveTextContent('Nada se concede hasta que pulses Permitir, y el panel no se abandona.');
     expect(alert).not.toHaveBeenCalled();
   });
 

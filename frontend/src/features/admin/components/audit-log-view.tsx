@@ -10,6 +10,24 @@ import { useAuditEvents } from '../api/get-audit-events';
 
 const COLUMN_COUNT = 5;
 const KNOWN_ACTIONS: ReadonlySet<string> = new Set(AUDIT_ACTIONS);
+/** What the log's records point at (`target_type`), each with a word in the catalogs (`admin.audit.targets`). */
+const KNOWN_TARGETS: ReadonlySet<string> = new Set([
+  'user',
+  'login_provider',
+  'beta_invite',
+  'external_service',
+  'service_connection',
+  'oauth_client',
+  'oauth_grant',
+  'oauth_code',
+  'token_family',
+  'data_export',
+  'membership',
+  'queue_job',
+  'key_ring',
+  'signing_key',
+]);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A Spanish (or English) label for the known actions; anything newer shows its code. */
 function useAuditActionLabel() {
@@ -79,8 +97,12 @@ export function AuditLogView() {
 }
 
 function AuditRow({ event }: { event: AuditEvent }) {
-  useTranslation(); // Re-renders the date in a new language.
+  const { t } = useTranslation(); // Also re-renders the date in a new language.
   const label = useAuditActionLabel();
+  const type = event.target_type;
+  const typeLabel = type ? (KNOWN_TARGETS.has(type) ? t(`admin.audit.targets.${type}`) : type) : null;
+  // The name the owning module gave; an id that is a name already (an e-mail, a provider, a key id) as it is. Never a bare UUID.
+  const name = event.target_label ?? (event.target_id && !UUID.test(event.target_id) ? event.target_id : null);
   return (
     <Tr data-testid="audit-row" data-action={event.action}>
       <Td className="whitespace-nowrap text-muted-foreground">
@@ -92,11 +114,15 @@ function AuditRow({ event }: { event: AuditEvent }) {
       <Td className="break-words" data-testid="audit-actor">
         {event.actor_label ?? '—'}
       </Td>
-      <Td className="min-w-[12rem]" data-testid="audit-target">
-        {event.target_type || event.target_id ? (
+      <Td className="min-w-[12rem]" data-testid="audit-target" title={event.target_id ?? undefined}>
+        {typeLabel || name ? (
           <>
-            {event.target_type && <span className="block text-xs text-muted-foreground">{event.target_type}</span>}
-            {event.target_id && <span className="block font-mono text-xs break-all">{event.target_id}</span>}
+            {typeLabel && <span className="block text-xs text-muted-foreground">{typeLabel}</span>}
+            {name && (
+              <span className="block font-medium break-all" data-testid="audit-target-name">
+                {name}
+              </span>
+            )}
           </>
         ) : (
           '—'

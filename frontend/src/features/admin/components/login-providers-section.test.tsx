@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import i18n from '@/i18n/i18n';
 import { emptyResponse, jsonResponse, stubFetch, type RecordedRequest } from '@/test/fetch-mock';
 import { ADMIN_USER, renderWithProviders, signIn } from '@/test/render';
 import { LoginProvidersSection } from './login-providers-section';
@@ -63,6 +64,31 @@ function row(name: string) {
 }
 
 describe('LoginProvidersSection', () => {
+  it("shows Life's own provider descriptions and the type in the language on screen; an admin's text as written", async () => {
+    const google = {
+      ...GITHUB,
+      id: '33333333-3333-4333-8333-333333333333',
+      service_name: 'google',
+      description: 'Inicia sesión con tu cuenta de Google (OpenID Connect).',
+    };
+    stubFetch(() => jsonResponse(200, [GITHUB, google]));
+    await i18n.changeLanguage('en');
+    try {
+      renderWithProviders(<LoginProvidersSection />);
+      const rows = await screen.findAllByTestId('provider-row');
+      expect(
+        within(rows[1]!)
+          .getAllByRole('cell')
+          .slice(0, 3)
+          .map((cell) => cell.textContent),
+      ).toEqual(['google', 'login', 'Sign in with your Google account (OpenID…']);
+      expect(within(rows[1]!).getByTestId('provider-description')).toHaveAttribute('title', 'Sign in with your Google account (OpenID Connect).');
+      expect(within(rows[0]!).getByTestId('provider-description')).toHaveAttribute('title', LONG);
+    } finally {
+      await i18n.changeLanguage('es');
+    }
+  });
+
   it('lists Nombre, Tipo and Descripción (cut to 40 characters, "Sin descripción" when empty)', async () => {
     renderSection();
     await screen.findByText('github');

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { AdminTable, TableMessageRow, Td, Th, Tr } from '@/components/layout/admin-table';
 import { Button } from '@/components/ui/button';
 import { truncate } from '@/lib/truncate';
+import { catalogType, shippedText } from '@/shared/services/utils/catalog-text';
 import { useDeleteLoginProvider } from '../api/delete-login-provider';
 import { useLoginProviders } from '../api/get-login-providers';
 import { LoginProviderFormDialog } from './login-provider-form-dialog';
@@ -16,7 +17,7 @@ const COLUMN_COUNT = 4;
  * only logged (console.error), never shown.
  */
 export function LoginProvidersSection() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const providers = useLoginProviders();
   const remove = useDeleteLoginProvider();
   const [form, setForm] = useState<{ open: boolean; provider?: LoginProviderDto }>({ open: false });
@@ -52,11 +53,12 @@ export function LoginProvidersSection() {
             <TableMessageRow colSpan={COLUMN_COUNT}>{t('admin.providers.empty')}</TableMessageRow>
           ) : (
             providers.data.map((provider) => {
-              const description = provider.description?.trim();
+              // Life's own descriptions and types in the language on screen; an admin's text as written.
+              const description = shippedText(`admin.providers.shippedDescriptions.${provider.service_name}`, provider.description, i18n);
               return (
                 <Tr key={provider.id} data-testid="provider-row">
                   <Td className="font-medium whitespace-nowrap">{provider.service_name}</Td>
-                  <Td className="whitespace-nowrap text-muted-foreground">{provider.service_type}</Td>
+                  <Td className="whitespace-nowrap text-muted-foreground">{catalogType(provider.service_type, i18n)}</Td>
                   <Td className="text-muted-foreground" title={description || undefined} data-testid="provider-description">
                     {description ? truncate(description) : <span className="italic">{t('admin.providers.noDescription')}</span>}
                   </Td>

@@ -2,6 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { serviceDisplayName } from '@/lib/contract-constants';
+import i18n from '@/i18n/i18n';
+import es from '@/i18n/locales/es.json';
 import { serviceFixture } from '@/shared/services/test/fixtures';
 import { leavePageFor } from '@/shared/services/utils/leave-page';
 import { jsonResponse, stubFetch, type RecordedRequest } from '@/test/fetch-mock';
@@ -68,6 +70,24 @@ describe('ServicesAdminSection', () => {
     expect(within(fitbit[0]!).getByTestId('service-row-key')).toHaveTextContent(/^fitbit$/);
     expect(fitbit[3]).toHaveAttribute('title', LONG);
     expect(within(row('spotify')).getAllByRole('cell')[2]).toHaveTextContent('Conectado');
+  });
+
+  it("shows Life's own types and descriptions in the language on screen, as the dashboard does; an admin's text as written", async () => {
+    const shipped = serviceFixture({ service_name: 'notion', service_type: 'notas', description: es.services.catalogDescriptions.notion });
+    stubFetch(() => jsonResponse(200, [FITBIT, shipped]));
+    await i18n.changeLanguage('en');
+    try {
+      renderWithProviders(<ServicesAdminSection />);
+      await screen.findAllByTestId('service-row');
+      const notion = within(row('notion')).getAllByRole('cell');
+      expect(notion.slice(0, 2).map((cell) => cell.textContent)).toEqual(['Notionnotion', 'notes']);
+      expect(notion[3]).toHaveAttribute('title', 'The Notion pages and databases you choose to share.');
+      const fitbit = within(row('fitbit')).getAllByRole('cell');
+      expect(fitbit[1]).toHaveTextContent('health');
+      expect(fitbit[3]).toHaveAttribute('title', LONG);
+    } finally {
+      await i18n.changeLanguage('es');
+    }
   });
 
   it('offers Conectar with the dashboard rule (not connected, not login) and runs the same flow', async () => {
@@ -139,6 +159,8 @@ describe('ServicesAdminSection', () => {
     await user.type(within(dialog).getByTestId('service-field-scopes'), 'activity heartrate');
     await user.clear(within(dialog).getByTestId('service-field-base_url'));
     await user.click(within(dialog).getByTestId('service-save'));
+    expect(puts()).toHaveLength(0);
+    await user.click(within(dialog).getByTestId('service-confirm-save'));
 
     await waitFor(() => expect(screen.queryByTestId('service-dialog')).not.toBeInTheDocument());
     expect(puts()).toHaveLength(1);
@@ -149,19 +171,21 @@ describe('ServicesAdminSection', () => {
   it('shows "No se pudo guardar. {message}" and logs "Error guardando datos" when the save fails', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     const debug = vi.spyOn(console, 'debug').mockImplementation(() => {});
-    let answer: () => Response = () => jsonResponse(409, { error: 'service_not_active', message: 'Ya existe un servicio llamado spotify.' });
+    let answer: () => Response = () => jsonResponse(409, { error: 'service_exists', message: 'Ya existe un servicio llamado spotify.' });
     renderSection(() => answer());
     const { user, dialog } = await openEditor('fitbit');
 
+    await user.type(within(dialog).getByTestId('service-field-service_name'), '-x');
     await user.click(within(dialog).getByTestId('service-save'));
+    await user.click(within(dialog).getByTestId('service-confirm-save'));
     expect(await within(dialog).findByTestId('service-save-error')).toHaveTextContent('No se pudo guardar. Ya existe un servicio llamado spotify.');
     // A handled answer: one debug line, nothing in the error console (decision 0022).
     expect(log).not.toHaveBeenCalled();
-    expect(debug).toHaveBeenCalledWith('Error guardando datos (409 service_not_active)');
+    expect(debug).toHaveBeenCalledWith('Error guardando datos (409 service_exists)');
     expect(screen.getByTestId('service-dialog')).toBeInTheDocument();
 
     answer = () => new Response('<h1>Bad gateway</h1>', { status: 502 });
-    await user.click(within(dialog).getByTestId('service-save'));
+    await user.click(within(dialog).getByTestId('service-confirm-save'));
     await waitFor(() => expect(within(dialog).getByTestId('service-save-error')).toHaveTextContent('No se pudo guardar. Error desconocido'));
   });
 
@@ -189,5 +213,71 @@ describe('ServicesAdminSection', () => {
     expect(within(row('googlefit')).getByTestId('service-unavailable')).toHaveAttribute('title', 'En mantenimiento: ahora no se puede conectar.');
     await userEvent.setup().click(button);
     expect(requests.filter((request) => request.method === 'POST')).toHaveLength(0);
+  });
+
+  it('labels the fields in words, in the language on screen (no raw field names), with the key explained', async () => {
+    renderSection();
+    const { dialog } = await openEditor('fitbit');
+    expect(within(dialog).getByLabelText('Clave del servicio')).toHaveValue('fitbit');
+    expect(within(dialog).getByLabelText('Client ID de la aplicación OAuth')).toHaveValue(FITBIT.app_id);
+    expect(within(dialog).getByLabelText('Clave del servicio')).toHaveAccessibleDescription(
+      'Identificador único en minúsculas que usa toda la app, p. ej. en /callback/fitbit. No es el Client ID.',
+    );
+    expect(within(dialog).getByLabelText('URL de tokens')).toHaveValue(FITBIT.token_url);
+    for (const raw of ['service_name', 'service_type', 'app_id', 'app_secret', 'token_url', 'extra_headers']) {
+      expect(within(dialog).queryByText(raw)).not.toBeInTheDocument();
+    }
+    // The type is one of the known types, each in words.
+    const type = within(dialog).getByLabelText('Tipo');
+    expect(type).toHaveValue('salud');
+    expect(
+      within(type)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toContain('salud');
+    expect(within(type).getAllByRole('option')).toHaveLength(11);
+  });
+
+  it('Guardar asks first, because the change reaches every person: it lists what changes, spells out a key change, and Volver a editar sends nothing', async () => {
+    const { puts } = renderSection();
+    const { user, dialog } = await openEditor('fitbit');
+    const key = within(dialog).getByLabelText('Clave del servicio');
+    await user.clear(key);
+    await user.type(key, 'my-client-id');
+    await user.selectOptions(within(dialog).getByLabelText('Tipo'), 'hogar');
+    await user.click(within(dialog).getByTestId('service-save'));
+
+    const confirm = await within(dialog).findByTestId('service-confirm');
+    expect(within(confirm).getByTestId('service-confirm-warning')).toHaveTextContent('Este cambio afecta a todas las personas');
+    expect(within(confirm).getByTestId('service-confirm-rename')).toHaveTextContent('Cambiar la clave de «fitbit» a «my-client-id»');
+    const changes = within(confirm).getByTestId('service-confirm-changes');
+    expect([...changes.querySelectorAll('[data-field]')].map((item) => item.getAttribute('data-field'))).toEqual(['service_name', 'service_type']);
+    expect(changes).toHaveTextContent('Clave del serviciofitbit → my-client-id');
+    expect(changes).toHaveTextContent('Tiposalud → hogar');
+    expect(puts()).toHaveLength(0);
+
+    await user.click(within(confirm).getByRole('button', { name: 'Volver a editar' }));
+    expect(within(dialog).getByLabelText('Clave del servicio')).toHaveValue('my-client-id');
+    expect(puts()).toHaveLength(0);
+
+    await user.click(within(dialog).getByTestId('service-save'));
+    await user.click(await within(dialog).findByRole('button', { name: 'Guardar para todos' }));
+    await waitFor(() => expect(screen.queryByTestId('service-dialog')).not.toBeInTheDocument());
+    expect(puts()[0]!.body).toMatchObject({ service_name: 'my-client-id', service_type: 'hogar' });
+  });
+
+  it('Guardar without changes closes without asking or sending; a new secret is listed but never shown', async () => {
+    const { puts } = renderSection();
+    const { user, dialog } = await openEditor('fitbit');
+    await user.click(within(dialog).getByTestId('service-save'));
+    await waitFor(() => expect(screen.queryByTestId('service-dialog')).not.toBeInTheDocument());
+    expect(puts()).toHaveLength(0);
+
+    const again = await openEditor('fitbit');
+    await again.user.type(within(again.dialog).getByLabelText('Client Secret de la aplicación OAuth'), 'new-secret-value');
+    await again.user.click(within(again.dialog).getByTestId('service-save'));
+    const confirm = await within(again.dialog).findByTestId('service-confirm');
+    expect(confirm).toHaveTextContent('Nuevo valor (no se muestra)');
+    expect(confirm).not.toHaveTextContent('new-secret-value');
   });
 });

@@ -10,6 +10,7 @@ import { useServices } from '@/shared/services/api/get-services';
 import { useStartConnection } from '@/shared/services/api/start-connection';
 import { CONNECT_BUTTON_CLASS } from '@/shared/services/components/connect-button-class';
 import { ServiceEditDialog } from '@/shared/services/components/service-edit-dialog';
+import { catalogDescription, catalogType } from '@/shared/services/utils/catalog-text';
 import { displayNameOf } from '@/shared/services/utils/service-names';
 import { connectActionFor, connectBlockedBy } from '@/shared/services/utils/service-rules';
 import { reportError } from '@/lib/report-error';
@@ -18,7 +19,8 @@ const COLUMN_COUNT = 5;
 
 /**
  * Admin section 'Servicios Conectados' (spec section 2): Servicio, Tipo, Estado and Descripción
- * (40 characters), with edit and Conectar (same condition as on the dashboard).
+ * (40 characters), with edit and Conectar (same condition as on the dashboard). Life's own types and
+ * descriptions are shown in the language on screen, like the dashboard's cards.
  * The admin registry plugs this in.
  */
 export function ServicesAdminSection() {
@@ -50,7 +52,8 @@ export function ServicesAdminSection() {
             <TableMessageRow colSpan={COLUMN_COUNT}>{t('services.admin.empty')}</TableMessageRow>
           ) : (
             services.data.map((service) => {
-              const description = service.description?.trim() ?? '';
+              // Life's own types and descriptions in the language on screen, as the dashboard shows them.
+              const description = catalogDescription(service, i18n);
               const action = connectActionFor(service);
               const blockedBy = connectBlockedBy(service);
               const busy = connecting === service.service_name;
@@ -66,7 +69,7 @@ export function ServicesAdminSection() {
                       </span>
                     )}
                   </Td>
-                  <Td className="whitespace-nowrap text-muted-foreground">{service.service_type}</Td>
+                  <Td className="whitespace-nowrap text-muted-foreground">{catalogType(service.service_type, i18n)}</Td>
                   <Td className="whitespace-nowrap">
                     <span className={cn('inline-flex items-center gap-1.5 font-medium', service.connected ? 'text-green-700' : 'text-red-700')}>
                       {service.connected ? <CircleCheck aria-hidden="true" className="size-4" /> : <CircleX aria-hidden="true" className="size-4" />}

@@ -56,6 +56,7 @@ const event = (overrides: Partial<AuditEvent>): AuditEvent => ({
   actor_label: 'ana@example.com',
   target_type: null,
   target_id: null,
+  target_label: null,
   ip: '203.0.113.7',
   user_agent: 'Firefox',
   details: {},
@@ -287,7 +288,13 @@ describe('Salud del Sistema: audit log', () => {
     ).toEqual(['Fecha', 'Acción', 'Quién', 'Objeto', 'Desde']);
     const cells = () => screen.getAllByTestId('audit-row').map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent));
     expect(cells()).toEqual([
-      [new Date('2026-11-22T10:00:00.000Z').toLocaleString('es'), 'Trabajo fallido reintentado', 'ana@example.com', 'queue_jobvault-keys/7', '203.0.113.7'],
+      [
+        new Date('2026-11-22T10:00:00.000Z').toLocaleString('es'),
+        'Trabajo fallido reintentado',
+        'ana@example.com',
+        'Trabajo en colavault-keys/7',
+        '203.0.113.7',
+      ],
       [new Date('2026-11-22T10:00:00.000Z').toLocaleString('es'), 'Inicio de sesión rechazado', '—', '—', '—'],
       [new Date('2026-11-21T08:00:00.000Z').toLocaleString('es'), 'billing.something_new', 'ana@example.com', '—', '203.0.113.7'],
     ]);
@@ -297,6 +304,34 @@ describe('Salud del Sistema: audit log', () => {
     expect(auditRequests()[1]!.url).toBe(`/api/admin/audit?limit=50&before=${encodeURIComponent('2026-11-21T08:00:00.000Z|e3')}`);
     expect(cells()[3]![1]).toBe('Invitación beta añadida');
     expect(screen.queryByRole('button', { name: 'Cargar más' })).not.toBeInTheDocument();
+  });
+
+  it('Objeto shows what the record is about by name, never a bare id (the id stays as a tooltip)', async () => {
+    const grantId = '7d1f2c3a-1111-4222-8333-444455556666';
+    const serviceId = '0b6c1e2d-aaaa-4bbb-8ccc-ddddeeeeffff';
+    const goneId = '9e9e9e9e-1111-4222-8333-444455556666';
+    stubApi({
+      audit: () =>
+        jsonResponse(200, {
+          items: [
+            event({ id: 'n1', action: 'oauth.grant_revoked', target_type: 'oauth_grant', target_id: grantId, target_label: 'Agenda Familiar' }),
+            event({ id: 'n2', action: 'admin.service_updated', target_type: 'external_service', target_id: serviceId, target_label: 'youtube' }),
+            event({ id: 'n3', action: 'admin.oauth_client_deleted', target_type: 'oauth_client', target_id: goneId }),
+            event({ id: 'n4', action: 'admin.beta_invite_added', target_type: 'beta_invite', target_id: 'x@example.com' }),
+          ],
+          next_before: null,
+        }),
+    });
+    await openAudit();
+    const targets = await screen.findAllByTestId('audit-target');
+    expect(targets.map((cell) => cell.textContent)).toEqual([
+      'Permiso de una aplicaciónAgenda Familiar',
+      'Servicioyoutube',
+      'Aplicación',
+      'Invitación betax@example.com',
+    ]);
+    expect(targets[0]).toHaveAttribute('title', grantId);
+    for (const cell of targets) expect(cell.textContent).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-/);
   });
 
   it('says when the log is empty', async () => {

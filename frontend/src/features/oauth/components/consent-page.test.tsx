@@ -356,6 +356,63 @@ describe('ConsentPage', () => {
     expect(grantCalls()).toHaveLength(0);
   });
 
+  it("inside a frame (the admin panel's Autorizar): asks even with a covering grant, and Permitir says what it granted without leaving", async () => {
+    vi.mocked(isFramed).mockReturnValue(true);
+    signIn(REGULAR_USER);
+    const { posts, grantCalls } = stubApi({
+      grants: () =>
+        jsonResponse(200, [
+          {
+            id: '11111111-1111-4111-8111-111111111111',
+            client_id: 'agenda-app',
+            client_name: 'Mi Agenda',
+            scopes: [
+              { scope: 'openid', description: 'Saber quién eres' },
+              { scope: 'profile', description: 'Ver tu nombre de usuario' },
+            ],
+            granted_at: '2025-03-15T10:00:00.000Z',
+            updated_at: '2025-03-15T10:00:00.000Z',
+          },
+        ]),
+    });
+    renderApp();
+
+    // No automatic yes: the question, with what Permitir would grant and to whom.
+    const allow = await screen.findByRole('button', { name: 'Permitir' });
+    expect(screen.queryByTestId('consent-redirecting')).not.toBeInTheDocument();
+    expect(grantCalls()).toHaveLength(0);
+    expect(posts()).toHaveLength(0);
+    expect(screen.getByTestId('consent-framed-note')).toHaveTextContent('Permitir concede de verdad a Mi Agenda estos permisos sobre tu propia cuenta');
+
+    await userEvent.click(allow);
+    expect(await screen.findByTestId('consent-outcome-title')).toHaveTextContent('Acceso concedido');
+    expect(posts()).toHaveLength(1);
+    expect(posts()[0]!.body).toMatchObject({ action: 'allow' });
+    expect(
+      within(screen.getByTestId('consent-outcome-scopes'))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Saber quién eres', 'Ver tu nombre de usuario']);
+    expect(screen.getByTestId('consent-outcome-redirect')).toHaveTextContent('agenda.example');
+    // The code in redirect_to is never shown, and nothing navigates.
+    expect(document.body.textContent).not.toContain('c-1');
+    expect(leavePageFor).not.toHaveBeenCalled();
+  });
+
+  it('inside a frame, Denegar says nothing was granted and does not leave', async () => {
+    vi.mocked(isFramed).mockReturnValue(true);
+    signIn(REGULAR_USER);
+    const { posts } = stubApi({ decide: () => jsonResponse(200, { redirect_to: 'https://agenda.example/callback?error=access_denied&state=st-1' }) });
+    renderApp();
+
+    await userEvent.click(await screen.findByRole('button', { name: 'Denegar' }));
+    expect(await screen.findByTestId('consent-outcome-title')).toHaveTextContent('Acceso denegado');
+    expect(screen.getByTestId('consent-outcome-text')).toHaveTextContent('No se ha concedido nada a Mi Agenda.');
+    expect(screen.queryByTestId('consent-outcome-scopes')).not.toBeInTheDocument();
+    expect(posts()[0]!.body).toMatchObject({ action: 'deny' });
+    expect(leavePageFor).not.toHaveBeenCalled();
+  });
+
   it("inside a frame (the admin panel's Autorizar): no header or footer, and the login link leaves the frame", async () => {
     vi.mocked(isFramed).mockReturnValue(true);
     stubApi();

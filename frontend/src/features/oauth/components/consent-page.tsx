@@ -49,6 +49,9 @@ function hostOf(url: string): string | undefined {
  * that comes back to this same request; signed in, Permitir / Denegar, or an automatic yes
  * when a grant already covers the request (unless `prompt=consent`). `ui_locales` picks the
  * language for a visitor who has not chosen one.
+ *
+ * Inside a frame (only the admin panel's Autorizar frames it: `frame-ancestors 'self'`) it always
+ * asks, and after the answer it says what happened instead of leaving (decision 0025).
  */
 export function ConsentPage() {
   const { t } = useTranslation();
@@ -115,9 +118,12 @@ function SignInPrompt({ consent, returnTo }: { consent: ConsentInfo; returnTo: s
 
 function SignedInConsent({ consent, search }: { consent: ConsentInfo; search: string }) {
   const { t } = useTranslation();
-  const [forced] = useState(() => forcesConsent(search));
+  // Framed (the admin panel's Autorizar): never the automatic yes, and the answer stays in the frame.
+  const [framed] = useState(isFramed);
+  const [forced] = useState(() => framed || forcesConsent(search));
   const decide = useDecideConsent();
   const [leaving, setLeaving] = useState(false);
+  const [answered, setAnswered] = useState<{ action: ConsentAction; redirectTo: string } | null>(null);
   /** Set by Permitir/Denegar: the grants refreshed after it must not turn the page into the automatic yes. */
   const [answeredByHand, setAnsweredByHand] = useState(false);
   const autoAllowStarted = useRef(false);
@@ -147,14 +153,18 @@ function SignedInConsent({ consent, search }: { consent: ConsentInfo; search: st
         { params: authorizeParamsOf(search), action },
         {
           // A GET to where the server says (never a second POST); the button stays busy while the page leaves.
-          onSuccess: ({ redirect_to }) => {
+          onSuccess: ({ redirect_to }, { action: given }) => {
+            if (framed) {
+              setAnswered({ action: given, redirectTo: redirect_to });
+              return;
+            }
             setLeaving(true);
             leavePageFor(redirect_to);
           },
         },
       );
     },
-    [mutate, search],
+    [mutate, search, framed],
   );
 
   useEffect(() => {
@@ -170,6 +180,8 @@ function SignedInConsent({ consent, search }: { consent: ConsentInfo; search: st
 
   // Waiting for the grants decides between the question and the automatic yes: no buttons flash by.
   if (!forced && grants.isPending) return <PageStatus message={t('oauth.loading')} visuallyHidden />;
+
+  if (answered) return <FramedOutcome consent={consent} action={answered.action} redirectTo={answered.redirectTo} />;
 
   const autoAllowing = remembered && !answeredByHand && !decide.isError;
   const host = hostOf(consent.redirect_uri);
@@ -201,7 +213,13 @@ function SignedInConsent({ consent, search }: { consent: ConsentInfo; search: st
           {t('oauth.consent.noScopes')}
         </p>
       )}
-      {host && <p className="mt-4 text-sm break-words text-muted-foreground">{t('oauth.consent.returnTo', { host })}</p>}
+      {framed ? (
+        <p className="mt-4 text-sm break-words text-muted-foreground" data-testid="consent-framed-note">
+          {t('oauth.consent.framedNote', { client_name: consent.client_name })}
+        </p>
+      ) : (
+        host && <p className="mt-4 text-sm break-words text-muted-foreground">{t('oauth.consent.returnTo', { host })}</p>
+      )}
 
       {errorMessage && (
         <Alert variant="error" className="mt-5" data-testid="consent-decision-error">
@@ -235,6 +253,50 @@ function SignedInConsent({ consent, search }: { consent: ConsentInfo; search: st
           {t('oauth.consent.redirecting')}
         </p>
       )}
+    </ConsentCard>
+  );
+}
+
+/**
+ * The answer given inside the admin panel's Autorizar frame: what was granted (or that nothing
+ * was), where the app would have received it, and where to take it back. The page does not go
+ * to the app's redirect URI (decision 0025).
+ */
+function FramedOutcome({ consent, action, redirectTo }: { consent: ConsentInfo; action: ConsentAction; redirectTo: string }) {
+  const { t } = useTranslation();
+  const allowed = action === 'allow';
+  const host = hostOf(redirectTo);
+  return (
+    <ConsentCard testId="consent-outcome">
+      <div className="flex items-center gap-3" role="status">
+        <span
+          className={`inline-flex size-10 shrink-0 items-center justify-center rounded-full ${allowed ? 'bg-green-100 text-green-800' : 'bg-secondary text-secondary-foreground'}`}
+        >
+          {allowed ? <Check aria-hidden="true" className="size-5" /> : <X aria-hidden="true" className="size-5" />}
+        </span>
+        <h1 className="text-xl font-semibold tracking-tight text-foreground sm:text-2xl" data-testid="consent-outcome-title">
+          {allowed ? t('oauth.outcome.allowedTitle') : t('oauth.outcome.deniedTitle')}
+        </h1>
+      </div>
+      <p className="mt-5 text-foreground" data-testid="consent-outcome-text">
+        {allowed ? t('oauth.outcome.allowed', { client_name: consent.client_name }) : t('oauth.outcome.denied', { client_name: consent.client_name })}
+      </p>
+      {allowed && consent.scopes.length > 0 && (
+        <ul className="mt-3 grid gap-2" data-testid="consent-outcome-scopes">
+          {consent.scopes.map((entry) => (
+            <li key={entry.scope} className="flex items-start gap-2.5 rounded-2xl bg-muted/60 px-4 py-3 text-sm text-foreground">
+              <Check aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-primary" />
+              <span className="min-w-0 break-words">{entry.description}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {host && (
+        <p className="mt-4 text-sm break-words text-muted-foreground" data-testid="consent-outcome-redirect">
+          {t('oauth.outcome.notFollowed', { host })}
+        </p>
+      )}
+      {allowed && <p className="mt-2 text-sm break-words text-muted-foreground">{t('oauth.outcome.revokeHint')}</p>}
     </ConsentCard>
   );
 }

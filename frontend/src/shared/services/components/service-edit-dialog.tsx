@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { REVOKE_STYLES, SECRET_MASK, SERVICE_STATUSES, type ExternalServiceDto } from '@life/contracts';
-import { ChevronRight, LoaderCircle } from 'lucide-react';
+import { REVOKE_STYLES, SECRET_MASK, SERVICE_STATUSES, SERVICE_TYPES, type ExternalServiceDto } from '@life/contracts';
+import { ArrowLeft, ChevronRight, LoaderCircle } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -11,6 +11,7 @@ import { Textarea } from '@/components/ui/textarea';
 import { apiErrorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/utils';
 import { useUpdateService } from '../api/update-service';
+import { catalogType } from '../utils/catalog-text';
 
 /** Plain text fields of the External service entity (spec section 3), in form order. */
 const MAIN_TEXT_FIELDS = ['scopes', 'app_id'] as const;
@@ -95,6 +96,34 @@ export function serviceWithEdits(service: ExternalServiceDto, values: FormValues
   };
 }
 
+/** Every field the dialog edits, in form order: what the confirmation compares. */
+const EDITED_FIELDS = [
+  'service_name',
+  'service_type',
+  'description',
+  'status',
+  ...MAIN_TEXT_FIELDS,
+  'app_secret',
+  ...URL_FIELDS,
+  'token_auth',
+  'token_body',
+  'send_scope',
+  'pkce',
+  ...JSON_FIELDS,
+  'api_key_header',
+  'api_key',
+  'revoke_url',
+  'revoke_style',
+  'account_url',
+] as const satisfies readonly (keyof ExternalServiceDto)[];
+type EditedField = (typeof EDITED_FIELDS)[number];
+const SECRET_FIELDS: ReadonlySet<EditedField> = new Set(['app_secret', 'api_key']);
+
+/** The fields whose value the edit changes (a secret left as the mask is unchanged). */
+export function changedFields(service: ExternalServiceDto, edited: ExternalServiceDto): EditedField[] {
+  return EDITED_FIELDS.filter((field) => JSON.stringify(service[field] ?? null) !== JSON.stringify(edited[field] ?? null));
+}
+
 export interface ServiceEditDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -111,10 +140,11 @@ export function ServiceEditDialog({ open, onOpenChange, service }: ServiceEditDi
         className="z-[80] max-w-2xl overflow-hidden"
         overlayClassName="z-[80]"
         data-testid="service-dialog"
-        // Radix would focus the first field with its text selected, so one stray key replaces the name.
+        // Radix would focus the first field with its text selected, so one stray key replaces the key
+        // every person's catalog uses: start in the description instead.
         onOpenAutoFocus={(event) => {
           event.preventDefault();
-          (event.currentTarget as HTMLElement).querySelector<HTMLElement>('input, textarea')?.focus();
+          (event.currentTarget as HTMLElement).querySelector<HTMLElement>('textarea, input')?.focus();
         }}
       >
         <DialogHeader>
@@ -129,10 +159,12 @@ export function ServiceEditDialog({ open, onOpenChange, service }: ServiceEditDi
 }
 
 function ServiceForm({ service, onDone }: { service: ExternalServiceDto; onDone: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const id = useId();
   const [values, setValues] = useState<FormValues>(() => valuesOf(service));
   const [jsonErrors, setJsonErrors] = useState<Partial<Record<JsonField, boolean>>>({});
+  /** Set by Guardar: the edited service, waiting for the admin to confirm a change that reaches every person. */
+  const [confirming, setConfirming] = useState<{ edited: ExternalServiceDto; fields: EditedField[] } | null>(null);
   const update = useUpdateService();
   const saving = update.isPending;
 
@@ -155,21 +187,47 @@ function ServiceForm({ service, onDone }: { service: ExternalServiceDto; onDone:
       form.ownerDocument.getElementById(fieldId(invalid[0]!))?.focus();
       return;
     }
-    update.mutate(edited, { onSuccess: onDone });
+    const fields = changedFields(service, edited);
+    if (fields.length === 0) {
+      onDone();
+      return;
+    }
+    // The catalog is every person's: say what changes and ask before sending it.
+    setConfirming({ edited, fields });
+  }
+
+  if (confirming) {
+    return (
+      <ConfirmChanges
+        service={service}
+        edited={confirming.edited}
+        fields={confirming.fields}
+        saving={saving}
+        error={update.isError ? t('services.form.saveError', { message: apiErrorMessage(update.error) ?? t('services.form.unknownError') }) : undefined}
+        onBack={() => {
+          update.reset();
+          setConfirming(null);
+        }}
+        onConfirm={() => update.mutate(confirming.edited, { onSuccess: onDone })}
+      />
+    );
   }
 
   const fieldId = (field: string) => `${id}-${field}`;
   const common = (field: keyof FormValues) => ({ id: fieldId(field), name: field, disabled: saving, 'data-testid': `service-field-${field}` });
-  const text = (field: NullableField | 'service_name' | 'service_type', { url = false, wide = false } = {}) => (
-    <Field key={field} label={t(`services.form.fields.${field}`)} htmlFor={fieldId(field)} wide={wide}>
+  const hinted = (field: string) =>
+    field === 'service_name' || field === 'app_id' ? t(`services.form.hints.${field}`, { key: service.service_name }) : undefined;
+  const text = (field: NullableField | 'service_name', { url = false, wide = false } = {}) => (
+    <Field key={field} label={t(`services.form.fields.${field}`)} htmlFor={fieldId(field)} wide={wide} hint={hinted(field)} hintId={`${fieldId(field)}-hint`}>
       <Input
         {...common(field)}
-        type="text"
+        type={url ? 'url' : 'text'}
         inputMode={url ? 'url' : undefined}
         autoComplete="off"
         spellCheck={false}
         value={values[field]}
         onChange={(event) => set(field, event.target.value)}
+        aria-describedby={hinted(field) ? `${fieldId(field)}-hint` : undefined}
       />
     </Field>
   );
@@ -205,7 +263,7 @@ function ServiceForm({ service, onDone }: { service: ExternalServiceDto; onDone:
         onChange={(event) => set(field, event.target.checked)}
         className="size-4 cursor-pointer accent-primary disabled:cursor-not-allowed"
       />
-      <span className="font-mono text-xs font-medium text-muted-foreground">{t(`services.form.fields.${field}`)}</span>
+      <span className="font-medium text-foreground">{t(`services.form.fields.${field}`)}</span>
     </label>
   );
 
@@ -215,7 +273,17 @@ function ServiceForm({ service, onDone }: { service: ExternalServiceDto; onDone:
     <form onSubmit={handleSubmit} noValidate className="flex min-h-0 flex-1 flex-col gap-4">
       <div className="-mx-6 grid min-h-0 flex-1 content-start gap-4 overflow-y-auto px-6 pt-1 pb-2 sm:-mx-7 sm:grid-cols-2 sm:px-7">
         {text('service_name')}
-        {text('service_type')}
+        <Field label={t('services.form.fields.service_type')} htmlFor={fieldId('service_type')}>
+          <NativeSelect {...common('service_type')} value={values.service_type} onChange={(event) => set('service_type', event.target.value)}>
+            {/* A type written before the list existed stays visible, so the admin sees what to replace. */}
+            {!(SERVICE_TYPES as readonly string[]).includes(values.service_type) && <option value={values.service_type}>{values.service_type}</option>}
+            {SERVICE_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {catalogType(type, i18n)}
+              </option>
+            ))}
+          </NativeSelect>
+        </Field>
         <Field label={t('services.form.fields.description')} htmlFor={fieldId('description')} wide>
           <Textarea
             {...common('description')}
@@ -251,8 +319,8 @@ function ServiceForm({ service, onDone }: { service: ExternalServiceDto; onDone:
                 value={values.token_auth}
                 onChange={(event) => set('token_auth', event.target.value as FormValues['token_auth'])}
               >
-                <option value="body">body</option>
-                <option value="basic">basic</option>
+                <option value="body">{t('services.form.options.token_auth.body')}</option>
+                <option value="basic">{t('services.form.options.token_auth.basic')}</option>
               </NativeSelect>
             </Field>
             <Field label={t('services.form.fields.token_body')} htmlFor={fieldId('token_body')}>
@@ -261,8 +329,8 @@ function ServiceForm({ service, onDone }: { service: ExternalServiceDto; onDone:
                 value={values.token_body}
                 onChange={(event) => set('token_body', event.target.value as FormValues['token_body'])}
               >
-                <option value="form">form</option>
-                <option value="json">json</option>
+                <option value="form">{t('services.form.options.token_body.form')}</option>
+                <option value="json">{t('services.form.options.token_body.json')}</option>
               </NativeSelect>
             </Field>
             {checkbox('send_scope')}
@@ -340,7 +408,7 @@ interface FieldProps {
 function Field({ label, htmlFor, children, wide = false, hint, error, hintId }: FieldProps) {
   return (
     <div className={cn('grid content-start gap-1.5', wide && 'sm:col-span-2')}>
-      <label htmlFor={htmlFor} className="font-mono text-xs font-medium text-muted-foreground">
+      <label htmlFor={htmlFor} className="text-sm font-medium text-foreground">
         {label}
       </label>
       {children}
@@ -355,6 +423,81 @@ function Field({ label, htmlFor, children, wide = false, hint, error, hintId }: 
           </p>
         )
       )}
+    </div>
+  );
+}
+
+interface ConfirmChangesProps {
+  service: ExternalServiceDto;
+  edited: ExternalServiceDto;
+  fields: readonly EditedField[];
+  saving: boolean;
+  error?: string;
+  onBack: () => void;
+  onConfirm: () => void;
+}
+
+/** How a changed value reads in the confirmation: secrets never, long texts cut, blanks as a dash. */
+function shownValue(field: EditedField, value: unknown, t: (key: string) => string, i18n: Parameters<typeof catalogType>[1]): string {
+  if (SECRET_FIELDS.has(field)) return value ? t('services.form.confirm.secretChanged') : t('services.form.confirm.secretRemoved');
+  if (value === null || value === undefined || value === '') return '—';
+  if (field === 'status') return t(`services.statuses.${String(value)}`);
+  if (field === 'service_type') return catalogType(String(value), i18n);
+  if (typeof value === 'boolean') return value ? t('services.form.confirm.yes') : t('services.form.confirm.no');
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}
+
+/** The second step of Guardar: what changes, for whom, and a key change spelled out. */
+function ConfirmChanges({ service, edited, fields, saving, error, onBack, onConfirm }: ConfirmChangesProps) {
+  const { t, i18n } = useTranslation();
+  const renamed = fields.includes('service_name');
+  return (
+    <div className="flex min-h-0 flex-1 flex-col gap-4" data-testid="service-confirm">
+      <div className="-mx-6 grid min-h-0 flex-1 content-start gap-4 overflow-y-auto px-6 pt-1 pb-2 sm:-mx-7 sm:px-7">
+        <Alert variant="warning" data-testid="service-confirm-warning">
+          <strong className="block font-semibold">{t('services.form.confirm.title')}</strong>
+          {t('services.form.confirm.everyone', { name: service.service_name })}
+        </Alert>
+        {renamed && (
+          <p className="rounded-2xl border border-destructive/30 bg-destructive/5 px-4 py-3 text-sm text-foreground" data-testid="service-confirm-rename">
+            {t('services.form.confirm.rename', { from: service.service_name, to: edited.service_name })}
+          </p>
+        )}
+        <dl className="grid gap-2 text-sm" data-testid="service-confirm-changes">
+          {fields.map((field) => (
+            <div key={field} className="grid gap-0.5 rounded-xl bg-muted/60 px-4 py-2.5" data-field={field}>
+              <dt className="font-medium text-foreground">{t(`services.form.fields.${field}`)}</dt>
+              <dd className="break-words text-muted-foreground">
+                {SECRET_FIELDS.has(field) ? (
+                  shownValue(field, edited[field], t, i18n)
+                ) : (
+                  <>
+                    <span className="line-through decoration-muted-foreground/60">{shownValue(field, service[field], t, i18n)}</span>
+                    {' → '}
+                    <span className="font-medium text-foreground">{shownValue(field, edited[field], t, i18n)}</span>
+                  </>
+                )}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      </div>
+      {error && (
+        <Alert variant="error" data-testid="service-save-error">
+          {error}
+        </Alert>
+      )}
+      <div className="-mx-6 flex flex-col-reverse gap-3 border-t px-6 pt-4 sm:-mx-7 sm:flex-row sm:justify-end sm:px-7">
+        <Button variant="outline" onClick={onBack} disabled={saving} data-testid="service-confirm-back">
+          <ArrowLeft aria-hidden="true" />
+          {t('services.form.confirm.back')}
+        </Button>
+        <Button onClick={onConfirm} disabled={saving} data-testid="service-confirm-save">
+          {saving && <LoaderCircle aria-hidden="true" className="animate-spin" />}
+          {t('services.form.confirm.save')}
+        </Button>
+      </div>
     </div>
   );
 }
