@@ -193,6 +193,35 @@ describe('a fresh install in development: the development providers and the deve
   });
 });
 
+describe('DEV_SERVICES=off and DEV_STRIPE=off in development: what is not configured says so', () => {
+  let t: TestApp;
+  let person: SeededUser;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { NODE_ENV: 'development', DEV_LOGIN: 'off', DEV_SERVICES: 'off', DEV_STRIPE: 'off' } });
+    [person] = await seedUsers(t.db, 1);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('cards say not_configured before any click; Conectar answers 503 in the reader’s language; payments are off', async () => {
+    const list = (await (await t.fetch('/api/external-services/all', { headers: bearer(person.token) })).json()) as Json[];
+    const spotify = list.find((card) => card.service_name === 'spotify')!;
+    expect(spotify).toMatchObject({ unavailable_reason: 'not_configured', dev_provider: false });
+    expect(list.find((card) => card.service_name === 'googlefit')).toMatchObject({ unavailable_reason: 'maintenance' });
+
+    const refused = await t.fetch('/api/external-services/spotify/auth', { method: 'POST', headers: { ...bearer(person.token), 'accept-language': 'en' } });
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toMatchObject({
+      error: 'service_not_configured',
+      message: 'spotify is not set up yet: add your own credentials or ask an administrator to set it up.',
+    });
+    expect(((await (await t.fetch('/api/billing/editions')).json()) as Json).payments_enabled).toBe(false);
+  });
+});
+
 describe('production refuses the development providers and the development Stripe at boot', () => {
   const mainJs = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'main.js');
   const production = {
