@@ -9,8 +9,8 @@ import { seedSession, signIn } from '../support/db.js';
 // service in maintenance says so on its card and cannot be started. googledrive and googlefit are
 // left unconfigured by every other spec.
 
-/** Set to a directory to save screenshots of the development provider's page and the cards (es and en, 1280 and 360 px). */
-const SHOTS = process.env.DEV_PROVIDERS_SHOTS_DIR;
+/** Where the screenshots of the development provider's page and the cards go (es and en, 1280 and 360 px), for a person to look at. */
+const SHOTS = process.env.DEV_PROVIDERS_SHOTS_DIR ?? '/tmp/s6-shots/devproviders';
 const tile = (page: Page, service: string) => page.locator(`[data-testid="service-tile"][data-service="${service}"]`);
 
 test('Conectar on a service without credentials goes through its development provider, labelled as such, and comes back connected', async ({ page }) => {
@@ -45,12 +45,10 @@ test('a service in maintenance says so on its card, and its Conectar is disabled
 });
 
 test.describe('screenshots', () => {
-  test.skip(!SHOTS, 'set DEV_PROVIDERS_SHOTS_DIR to save them');
-
   for (const language of ['es', 'en'] as const satisfies readonly UiLanguage[]) {
     for (const width of [1280, 360]) {
       test(`${language} ${width} px: the cards and the development provider's page`, async ({ browser }) => {
-        mkdirSync(SHOTS!, { recursive: true });
+        mkdirSync(SHOTS, { recursive: true });
         const context = await browser.newContext({ locale: language === 'es' ? 'es-ES' : 'en-GB', viewport: { width, height: 900 } });
         const page = await context.newPage();
         await useLanguage(page, language);
@@ -60,14 +58,14 @@ test.describe('screenshots', () => {
         await expect(fit.getByTestId('service-unavailable')).toBeVisible();
         await fit.scrollIntoViewIfNeeded();
         await animationsSettled(page);
-        await page.screenshot({ path: path.join(SHOTS!, `cards-${language}-${width}.png`) });
-        await page.locator('[data-testid="services-grid"]').screenshot({ path: path.join(SHOTS!, `grid-${language}-${width}.png`) });
+        await page.screenshot({ path: path.join(SHOTS, `cards-${language}-${width}.png`) });
+        await page.locator('[data-testid="services-grid"]').screenshot({ path: path.join(SHOTS, `grid-${language}-${width}.png`) });
 
         await tile(page, 'googledrive')
           .getByRole('button', { name: language === 'es' ? 'Conectar' : 'Connect', exact: true })
           .click();
         await expect(page.getByTestId('standin-banner')).toBeVisible();
-        await page.screenshot({ path: path.join(SHOTS!, `dev-provider-${language}-${width}.png`), fullPage: true });
+        await page.screenshot({ path: path.join(SHOTS, `dev-provider-${language}-${width}.png`), fullPage: true });
         await context.close();
       });
     }
