@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { useLanguage, type UiLanguage } from '../support/a11y.js';
+import { expectAccessible, useLanguage, type UiLanguage } from '../support/a11y.js';
 import { seedSession, signIn, type SeededSession } from '../support/db.js';
 import { createApp, startCallbackServer, type CallbackServer } from '../support/oauth.js';
 
@@ -64,6 +64,7 @@ for (const language of ['es', 'en'] as const satisfies UiLanguage[]) {
     expect((await grantsOf(page, admin)).map((grant) => grant.client_id)).toEqual([app.client_id]);
     expect(page.url()).toBe(panelUrl);
     expect(callback.hits.length).toBe(hitsBefore);
+    await expectAccessible(page, `${language} admin: Autorizar outcome`);
     await page.screenshot({ path: path.join(SHOTS, `authorize-outcome-${language}-1280.png`) });
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
@@ -107,6 +108,7 @@ for (const language of ['es', 'en'] as const satisfies UiLanguage[]) {
     await key.fill('My Client ID');
     await dialog.getByTestId('service-save').click();
     await expect(dialog.getByTestId('service-confirm-rename')).toContainText('My Client ID');
+    await expectAccessible(page, `${language} admin: service change confirmation`);
     await page.screenshot({ path: path.join(SHOTS, `service-confirm-${language}-1280.png`) });
     const refused = page.waitForResponse((response) => response.request().method() === 'PUT');
     await dialog.getByTestId('service-confirm-save').click();
