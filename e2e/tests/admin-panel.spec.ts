@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { useLanguage, type UiLanguage } from '../support/a11y.js';
+import { expectAccessible, useLanguage, type UiLanguage } from '../support/a11y.js';
 import { seedSession, signIn, type SeededSession } from '../support/db.js';
 import { createApp, startCallbackServer, type CallbackServer } from '../support/oauth.js';
 
@@ -64,6 +64,7 @@ for (const language of ['es', 'en'] as const satisfies UiLanguage[]) {
     expect((await grantsOf(page, admin)).map((grant) => grant.client_id)).toEqual([app.client_id]);
     expect(page.url()).toBe(panelUrl);
     expect(callback.hits.length).toBe(hitsBefore);
+    await expectAccessible(page, `${language} admin: Autorizar outcome`);
     await page.screenshot({ path: path.join(SHOTS, `authorize-outcome-${language}-1280.png`) });
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
@@ -107,6 +108,7 @@ for (const language of ['es', 'en'] as const satisfies UiLanguage[]) {
     await key.fill('My Client ID');
     await dialog.getByTestId('service-save').click();
     await expect(dialog.getByTestId('service-confirm-rename')).toContainText('My Client ID');
+    await expectAccessible(page, `${language} admin: service change confirmation`);
     await page.screenshot({ path: path.join(SHOTS, `service-confirm-${language}-1280.png`) });
     const refused = page.waitForResponse((response) => response.request().method() === 'PUT');
     await dialog.getByTestId('service-confirm-save').click();
@@ -132,5 +134,82 @@ for (const language of ['es', 'en'] as const satisfies UiLanguage[]) {
     await page.screenshot({ path: path.join(SHOTS, `service-confirm-${language}-360.png`) });
     await dialog.getByTestId('service-confirm-back').click();
     await dialog.getByTestId('service-cancel').click();
+  });
+}
+
+test("the header's name follows a rename in another tab of the browser, and one made elsewhere once the window is back in focus", async ({
+  page,
+  context,
+  browser,
+}) => {
+  const person = await seedSession('user');
+  await signIn(page, person);
+  await page.goto('/dashboard');
+  await expect(page.getByTestId('header-username')).toHaveText(person.user.username);
+
+  // Another tab of the same browser renames the person on its profile page.
+  const other = await context.newPage();
+  await other.goto('/profile');
+  const renamed = `${person.user.username}-tab`;
+  await other.getByTestId('profile-username').fill(renamed);
+  await other.getByTestId('profile-save').click();
+  await expect(other.getByTestId('profile-success')).toBeVisible();
+  await expect(page.getByTestId('header-username')).toHaveText(renamed);
+  await other.close();
+
+  // Elsewhere (another browser, a phone): only the server knows; coming back to the window asks it.
+  const elsewhere = `${person.user.username}-phone`;
+  const phone = await browser.newContext();
+  try {
+    const response = await phone.request.patch(new URL('/api/users/me', page.url()).href, {
+      headers: { authorization: `Bearer ${person.token}` },
+      data: { username: elsewhere },
+    });
+    expect(response.status()).toBe(200);
+  } finally {
+    await phone.close();
+  }
+  await expect(page.getByTestId('header-username')).toHaveText(renamed);
+  await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+  await expect(page.getByTestId('header-username')).toHaveText(elsewhere);
+});
+
+for (const language of ['es', 'en'] as const satisfies UiLanguage[]) {
+  test(`${language}: the admin tables show Life's types and descriptions in the reader's language, and the audit log names its objects`, async ({ page }) => {
+    const admin = await seedSession('admin');
+    const app = await createApp(page.request, admin.token, { name: `Agenda Auditada ${language}`, redirect_uris: [callback.redirectUri] });
+    await useLanguage(page, language);
+    await signIn(page, admin);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto('/');
+    const es = language === 'es';
+
+    // Servicios Conectados (the default section): the same words as the dashboard's cards.
+    await page.getByTestId('admin-gear').click();
+    const services = page.getByTestId('services-table');
+    const notion = services.locator('[data-testid="service-row"][data-service="notion"]');
+    await expect(notion.locator('td').nth(1)).toHaveText(es ? 'notas' : 'notes');
+    await expect(notion.getByTestId('service-row-description')).toHaveAttribute(
+      'title',
+      es ? 'Las páginas y bases de datos de Notion que elijas compartir.' : 'The Notion pages and databases you choose to share.',
+    );
+    await page.screenshot({ path: path.join(SHOTS, `admin-services-${language}-1280.png`) });
+
+    // The audit log: the app created above by its name, never its id.
+    await page.getByTestId('admin-nav-salud').click();
+    await page.getByTestId('system-health-tab-audit').click();
+    const created = page.locator('[data-testid="audit-row"][data-action="admin.oauth_client_created"]').filter({ hasText: app.name });
+    await expect(created.getByTestId('audit-target')).toHaveText(`${es ? 'Aplicación' : 'Application'}${app.name}`);
+    await expect(created.getByTestId('audit-target')).toHaveAttribute('title', app.client_id);
+    const targets = await page.getByTestId('audit-target').allTextContents();
+    for (const text of targets) expect(text).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-/);
+    await page.screenshot({ path: path.join(SHOTS, `admin-audit-${language}-1280.png`) });
+
+    await page.setViewportSize({ width: 360, height: 800 });
+    await expect(created).toBeVisible();
+    await page.screenshot({ path: path.join(SHOTS, `admin-audit-${language}-360.png`) });
+    await page.getByTestId('admin-nav-servicios').click();
+    await expect(notion).toBeVisible();
+    await page.screenshot({ path: path.join(SHOTS, `admin-services-${language}-360.png`) });
   });
 }

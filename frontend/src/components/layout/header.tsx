@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { LazyTooltip } from '@/components/ui/lazy-tooltip';
 import { logout } from '@/lib/auth';
 import { useSession } from '@/lib/session';
+import { useStoredUserRefresh } from '@/lib/session-sync';
 import { CountryPicker } from './country-picker';
 import { preloadHeaderWhenIdle } from './header-overlays-loader';
 import { LoginDialog } from './login-dialog';
@@ -36,6 +37,8 @@ export function Header({ adminPanelOpen, onOpenAdminPanel }: HeaderProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { user, isSignedIn, isAdmin } = useSession();
+  // The name shown follows a rename made in another tab, browser or device.
+  useStoredUserRefresh();
   // The dialogs and hints are not part of the first paint; fetch them once the page is idle.
   useEffect(() => preloadHeaderWhenIdle(), []);
 

@@ -54,7 +54,7 @@ describe('ServiceCallbackPage', () => {
     const first = renderApp(path);
     expect(await screen.findByText('Procesando conexión con el servicio...')).toBeInTheDocument();
     await waitFor(() => expect(callbackCalls(requests)).toHaveLength(1));
-    expect(requests[0]).toMatchObject({
+    expect(callbackCalls(requests)[0]).toMatchObject({
       method: 'GET',
       url: '/callback/googlecalendar?code=once-1&state=st-1&scope=a%20b&iss=https%3A%2F%2Faccounts.google.com',
       headers: { Accept: 'application/json', Authorization: 'Bearer test-token' },
