@@ -115,8 +115,11 @@ describe('AppsAdminSection', () => {
       .getAllByRole('checkbox')
       .filter((box) => box.getAttribute('name') === 'allowed_scopes')
       .map((box) => (box as HTMLInputElement).value);
-    expect(offered).toEqual(expect.arrayContaining(['openid', 'profile', 'email', 'read', 'services:read', 'service:github', 'service:destiny2']));
-    expect(offered).toHaveLength(5 + 12);
+    expect(offered).toEqual(
+      expect.arrayContaining(['openid', 'profile', 'email', 'read', 'services:read', 'service:github', 'service:destiny2', 'service:microsoft']),
+    );
+    // The spec's twelve services and Microsoft Cloud (decision 0024).
+    expect(offered).toHaveLength(5 + 13);
   });
 
   it('Guardar PUTs the full app object with the edited fields, then closes', async () => {
