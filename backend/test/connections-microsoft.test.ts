@@ -55,7 +55,7 @@ describe('Microsoft Cloud: connect, refresh and call Graph through the proxy (re
       user_url: 'https://graph.microsoft.com/v1.0/me',
       revoke_style: 'none',
     });
-    expect(String(row!.scopes).split(' ')).toEqual(expect.arrayContaining(['offline_access', 'User.Read', 'Files.Read', 'Calendars.Read']));
+    expect(String(row!.scopes).split(' ')).toEqual(expect.arrayContaining(['offline_access', 'User.Read', 'Files.Read', 'Calendars.Read', 'Mail.Read']));
     // Its scope for apps is known to the authorization server.
     const discovery = await json(await t.fetch('/.well-known/openid-configuration'));
     expect(discovery.scopes_supported).toContain('service:microsoft');
@@ -137,10 +137,13 @@ describe('Microsoft Cloud: connect, refresh and call Graph through the proxy (re
     const events = await t.fetch('/api/v1/services/microsoft/proxy/me/events', { headers: bearer(tokens.access_token as string) });
     expect(events.status).toBe(200);
     expect((await json(events)).value[0]).toMatchObject({ subject: 'Revisión trimestral', start: { timeZone: 'UTC' } });
-    // The refreshed token is fresh: the second call needed no refresh, and the proxy used the newest access token.
+    const mail = await t.fetch('/api/v1/services/microsoft/proxy/me/messages?$top=1', { headers: bearer(tokens.access_token as string) });
+    expect(mail.status).toBe(200);
+    expect((await json(mail)).value[0]).toMatchObject({ subject: 'Tu factura de noviembre', isRead: false });
+    // The refreshed token is fresh: the later calls needed no refresh, and the proxy used the newest access token.
     expect(microsoft.counts.refresh_token).toBe(1);
     const graphCalls = microsoft.userCalls.filter((call) => call.path !== '/v1.0/me');
-    expect(graphCalls.map((call) => call.path)).toEqual(['/v1.0/me/drive/root/children', '/v1.0/me/events']);
+    expect(graphCalls.map((call) => call.path)).toEqual(['/v1.0/me/drive/root/children', '/v1.0/me/events', '/v1.0/me/messages']);
 
     // The stored refresh token is the new one: a refresh from the worker's path works with it.
     const [row] = (

@@ -9,7 +9,8 @@ test.describe('landing, layout and legal pages', () => {
     await expect(page.getByText('Ediciones Exclusivas')).toBeVisible();
     const editions = page.getByTestId('edition-card');
     await expect(editions).toHaveCount(3);
-    for (const name of ['Élite', 'Prestige', 'Legacy']) await expect(editions.filter({ hasText: name })).toHaveCount(1);
+    // By heading: a card not on sale names the others in its reason ("se vende primero Élite, luego Prestige…").
+    for (const name of ['Élite', 'Prestige', 'Legacy']) await expect(editions.filter({ has: page.getByRole('heading', { name, exact: true }) })).toHaveCount(1);
     const width = await editions.first().evaluate((el) => el.getBoundingClientRect().width);
     expect(width).toBe(300);
   });

@@ -155,13 +155,14 @@ export const CATALOG_DEFAULTS: Defaults[] = [
   },
   {
     // Microsoft identity platform v2 (the `common` tenant: personal, work and school accounts) and
-    // Microsoft Graph: OneDrive's files and Outlook's calendar. `offline_access` is what brings a
-    // refresh token; every refresh returns a new one. Microsoft has no per-app revocation endpoint.
+    // Microsoft Graph: OneDrive's files, Outlook's calendar and mail (the landing's card promises
+    // all three), read only. `offline_access` is what brings a refresh token; every refresh returns
+    // a new one. Microsoft has no per-app revocation endpoint.
     serviceName: 'microsoft',
     serviceType: 'archivos',
     status: 'active',
-    description: 'Tus archivos de OneDrive y tu calendario de Outlook con Microsoft.',
-    scopes: 'openid profile offline_access User.Read Files.Read Calendars.Read',
+    description: 'Tus archivos de OneDrive, tu calendario y tu correo de Outlook.',
+    scopes: 'openid profile offline_access User.Read Files.Read Calendars.Read Mail.Read',
     baseUrl: 'https://graph.microsoft.com/v1.0',
     authUrl: 'https://login.microsoftonline.com/common/oauth2/v2.0/authorize',
     tokenUrl: 'https://login.microsoftonline.com/common/oauth2/v2.0/token',

@@ -613,7 +613,7 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
       account: { id: 'hue-bridge-1', name: 'Hue Bridge' },
     },
     // Microsoft identity platform v2 + Microsoft Graph: client in the body, a refresh token only with
-    // `offline_access`, every refresh returns a new one; Graph's /me, OneDrive's files, Outlook's events.
+    // `offline_access`, every refresh returns a new one; Graph's /me, OneDrive's files, Outlook's events and mail.
     microsoft: {
       name: 'Microsoft',
       tokenAuth: 'body',
@@ -667,6 +667,21 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
                 start: { dateTime: '2026-12-01T10:00:00.0000000', timeZone: 'UTC' },
                 end: { dateTime: '2026-12-01T11:00:00.0000000', timeZone: 'UTC' },
                 organizer: { emailAddress: { name: 'Mara Microsoft', address: 'mara.microsoft@outlook.example' } },
+              },
+            ],
+          }),
+        },
+        {
+          path: '/v1.0/me/messages',
+          answer: () => ({
+            '@odata.context': "https://graph.microsoft.com/v1.0/$metadata#users('me')/messages",
+            value: [
+              {
+                id: 'AAMkAGVmMDEzMTM4LTZmYWUtNDdkNC1hMDZiLTU1OGY5OTZhYmY4OABGAAAAAAAiQ8W967B7TKBjgx9rVEURBwAiIsqMbYjsT5e-T7KzowPTAAAAAAEMAAAiIsqMbYjsT5e-T7KzowPTAAAYbvZQAAA=',
+                subject: 'Tu factura de noviembre',
+                receivedDateTime: '2026-11-24T08:15:00Z',
+                isRead: false,
+                from: { emailAddress: { name: 'Contoso', address: 'facturas@contoso.example' } },
               },
             ],
           }),
