@@ -88,6 +88,13 @@ describe('a signed-out visit to a signed-in page', () => {
     expect(localStorage.getItem('authToken')).toBeNull();
   });
 
+  it('says nothing of the kind to someone signed in meanwhile', async () => {
+    signIn(REGULAR_USER);
+    renderApp('/?next=%2Fdashboard');
+    await screen.findByRole('heading', { level: 1, name: 'Conecta tu vida y aprovéchala cada día.' });
+    expect(screen.queryByTestId('sign-in-required')).not.toBeInTheDocument();
+  });
+
   it('the notice can be dismissed', async () => {
     const router = renderApp('/dashboard');
     await userEvent.click(await screen.findByRole('button', { name: 'Cerrar aviso' }));
