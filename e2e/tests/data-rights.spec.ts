@@ -177,8 +177,9 @@ test('Eliminar mi cuenta: typed confirmation, signed out at once, grant revoked 
   if (SHOTS) await shoot(page, 'erase-dialog', dialog);
   await confirm.click();
 
-  // Signed out and home at once; the account goes in the background.
-  await expect(page).toHaveURL(/\/$/);
+  // Signed out and home at once, which says so; the account goes in the background.
+  await expect(page).toHaveURL(/\/\?notice=account_erased$/);
+  await expect(page.getByTestId('account-erased-notice')).toContainText('Has cerrado sesión y tu cuenta se está eliminando.');
   await expect(page.getByTestId('login-button')).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('authToken'))).toBeNull();
   await expect.poll(async () => withDb(async (db) => (await db.query('select 1 from users where id = $1', [before.id])).rowCount), { timeout: 20_000 }).toBe(0);

@@ -79,6 +79,8 @@ test('a revoked session is cleared by the app on its next call', async ({ page }
   );
   expect(revoked.rowCount).toBe(1);
   await page.goto('/profile');
-  await expect(page).toHaveURL(/\/$/);
+  // Home, saying a sign-in is needed, and back to /profile after it.
+  await expect(page).toHaveURL(/\/\?next=%2Fprofile$/);
+  await expect(page.getByTestId('sign-in-required')).toBeVisible();
   await expect(page.getByTestId('login-button')).toBeVisible();
 });

@@ -70,6 +70,31 @@ describe('a signed-out visit to a signed-in page', () => {
     expect(screen.queryByTestId('sign-in-required')).not.toBeInTheDocument();
   });
 
+  it('a session that ends on a signed-in page (401) lands home the same way, coming back there after signing in', async () => {
+    signIn(REGULAR_USER);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response(JSON.stringify({ error: 'unauthorized', message: 'Tu sesión ha caducado.' }), {
+            status: 401,
+            headers: { 'content-type': 'application/json' },
+          }),
+      ),
+    );
+    const router = renderApp('/profile');
+    expect(await screen.findByTestId('sign-in-required')).toBeInTheDocument();
+    expect(router.state.location.search).toEqual({ next: '/profile' });
+    expect(localStorage.getItem('authToken')).toBeNull();
+  });
+
+  it('says nothing of the kind to someone signed in meanwhile', async () => {
+    signIn(REGULAR_USER);
+    renderApp('/?next=%2Fdashboard');
+    await screen.findByRole('heading', { level: 1, name: 'Conecta tu vida y aprovéchala cada día.' });
+    expect(screen.queryByTestId('sign-in-required')).not.toBeInTheDocument();
+  });
+
   it('the notice can be dismissed', async () => {
     const router = renderApp('/dashboard');
     await userEvent.click(await screen.findByRole('button', { name: 'Cerrar aviso' }));

@@ -20,8 +20,13 @@ export function createAppRouter(queryClient: QueryClient, history?: RouterHistor
     scrollRestoration: true,
     defaultNotFoundComponent: NotFoundPage,
   });
-  // API policy: a 401 has already cleared the session; take the user home.
-  setUnauthorizedHandler(() => void router.navigate({ to: '/' }));
+  // API policy: a 401 has already cleared the session; take the user home, which says a sign-in is
+  // needed and comes back to the page after it (`?next=`), as for a signed-out visit.
+  setUnauthorizedHandler(() => {
+    // The location being shown or navigated to: a page's other calls may 401 too, after the first one's navigation.
+    const { pathname, href } = router.latestLocation;
+    if (pathname !== '/') void router.navigate({ to: '/', search: { next: href } });
+  });
   return router;
 }
 

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { isSitePath } from '@/lib/auth';
+import { useSession } from '@/lib/session';
 import { LoginErrorBanner } from './login-error-banner';
 import { AccountErasedNotice, SignInRequiredNotice } from './landing-notices';
 import { ServicesCarousel } from './services-carousel';
@@ -21,6 +22,8 @@ export function LandingPage({ editions, notice }: LandingPageProps) {
 
   // The router keeps query values its validateSearch left out: check again that `next` is a path on this site.
   const next = isSitePath(search.next) ? search.next : undefined;
+  // Signed in meanwhile (another tab): the page asked for is open to them now, so no notice.
+  const { isSignedIn } = useSession();
   const erased = search.notice === 'account_erased';
 
   function dismiss(param: 'login_error' | 'next' | 'notice') {
@@ -29,12 +32,12 @@ export function LandingPage({ editions, notice }: LandingPageProps) {
 
   return (
     <div className="overflow-x-clip">
-      {(loginError || next || erased) && (
+      {(loginError || (next && !isSignedIn) || erased) && (
         // Above the hero, whose decorative glow reaches up over this spot.
         <div className="relative z-10 mx-auto grid max-w-3xl gap-3 px-4 pt-6 sm:px-6">
           {erased && <AccountErasedNotice onDismiss={() => dismiss('notice')} />}
           {loginError && <LoginErrorBanner code={loginError} onDismiss={() => dismiss('login_error')} />}
-          {next && !loginError && <SignInRequiredNotice onDismiss={() => dismiss('next')} />}
+          {next && !loginError && !isSignedIn && <SignInRequiredNotice onDismiss={() => dismiss('next')} />}
         </div>
       )}
       {notice && <div className="relative z-10 mx-auto max-w-3xl px-4 pt-6 sm:px-6">{notice}</div>}

@@ -89,25 +89,19 @@ export function DashboardPage() {
         {disconnect.finishAt && <FinishAtBanner finishAt={disconnect.finishAt} onDismiss={disconnect.dismissFinishAt} />}
 
         {services.isError && (
-          <Alert
-            variant="warning"
-            className="mt-6"
-            data-testid="services-load-error"
-            action={
-              <Button
-                variant="outline"
-                size="sm"
-                className="-my-1 bg-background"
-                disabled={services.isFetching}
-                onClick={() => void services.refetch()}
-                data-testid="services-retry"
-              >
-                {services.isFetching ? <LoaderCircle aria-hidden="true" className="animate-spin" /> : <RotateCcw aria-hidden="true" />}
-                {t('dashboard.retry')}
-              </Button>
-            }
-          >
-            {t('dashboard.loadError')}
+          <Alert variant="warning" className="mt-6" data-testid="services-load-error">
+            <p>{t('dashboard.loadError')}</p>
+            <Button
+              variant="outline"
+              size="sm"
+              className="mt-2 bg-background"
+              disabled={services.isFetching}
+              onClick={() => void services.refetch()}
+              data-testid="services-retry"
+            >
+              {services.isFetching ? <LoaderCircle aria-hidden="true" className="animate-spin" /> : <RotateCcw aria-hidden="true" />}
+              {t('dashboard.retry')}
+            </Button>
           </Alert>
         )}
 
