@@ -82,7 +82,9 @@ for (const walk of WALKS) {
     await page.screenshot({ path: path.join(SHOTS, `${label}-${step}.png`), fullPage: walk.width === 360 ? false : true });
   };
 
-  test(`${walk.language}, ${walk.width} px: sign in as the admin, connect three services, buy an edition, Autorizar twice, export and erase`, async ({ browser }) => {
+  test(`${walk.language}, ${walk.width} px: sign in as the admin, connect three services, buy an edition, Autorizar twice, export and erase`, async ({
+    browser,
+  }) => {
     const page = await newPage(browser, walk);
     const email = adminEmail(walk);
 
