@@ -79,6 +79,10 @@ describe('catalog editor: PUT /api/external-services/:id validation (real Postgr
       'javascript:alert(1)',
       'not a url',
       'https://user:pw@example.com/x',
+      // The URL parser would drop these control characters and read plain http (security review, session 6).
+      '\u0001http://127.0.0.1:6379/x',
+      '\u0000http://localhost/',
+      'https://exa mple.com/x',
     ]) {
       const body = await expectError(await put(t, youtube.id, { ...youtube, token_url: url }), 400, 'validation_failed');
       expect([url, body.details[0].path]).toEqual([url, 'body.token_url']);

@@ -58,6 +58,18 @@ describe('the queue prefix (issue 20: two installations on one Redis)', () => {
     expect(prefix({})).toBe(defaultQueuePrefix(undefined, path.resolve('./data')));
   });
 
+  it('refuses a DATABASE_URL the URL parser cannot read without printing it (its password would reach the log)', () => {
+    let error: unknown;
+    try {
+      prefix({ DATABASE_URL: 'postgresql://life:s3cr/et#x@db.example:5432/life' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(String((error as Error).message)).toContain('percent-encode');
+    expect(JSON.stringify(error) + String(error) + String((error as Error).stack)).not.toContain('s3cr');
+  });
+
   it('is the explicit QUEUE_PREFIX when set, and refuses one Redis could not take', () => {
     expect(prefix({ QUEUE_PREFIX: 'shop', DATABASE_URL: 'postgresql://db.example/life' })).toBe('shop');
     expect(() => loadConfig({ QUEUE_PREFIX: 'with space' })).toThrow(/QUEUE_PREFIX/);

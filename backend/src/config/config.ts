@@ -74,7 +74,13 @@ function readVersion(): string {
 export function defaultQueuePrefix(databaseUrl: string | undefined, dataDir: string): string {
   let identity: string;
   if (databaseUrl) {
-    const url = new URL(databaseUrl);
+    let url: URL;
+    try {
+      url = new URL(databaseUrl);
+    } catch {
+      // Node's error would carry the whole URL, password included, into the start-up log.
+      throw new ConfigError('DATABASE_URL is not a valid URL (percent-encode special characters such as / # ? in the password).');
+    }
     const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || decodeURIComponent(url.username) || 'postgres';
     identity = `postgresql://${url.hostname.toLowerCase()}:${url.port || '5432'}/${database}`;
   } else {

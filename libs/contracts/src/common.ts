@@ -96,6 +96,10 @@ export const optionalUrl = z
  * even those (the server checks that part).
  */
 export function serviceUrlProblem(value: string): string | undefined {
+  // The URL parser drops control characters and spaces that `trim()` keeps ("\u0001http://…"):
+  // refuse them, so what is checked is what is stored and fetched.
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u0020\u007f]/.test(value)) return 'validation.absoluteUrl';
   let url: URL;
   try {
     url = new URL(value);

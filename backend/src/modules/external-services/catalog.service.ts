@@ -285,7 +285,15 @@ export class CatalogService implements OnApplicationBootstrap {
     if (!service) throw new ServicesError(ServicesErrorCode.UnknownService, msg('services.serviceNotFound'));
     // The contract checks the shape (slug, known type, https or loopback http); production allows no plain http at all (decision 0026).
     if (this.config.isProduction) {
-      const insecure = SERVICE_URL_FIELDS.find((field) => input[field]?.trim().toLowerCase().startsWith('http:'));
+      const insecure = SERVICE_URL_FIELDS.find((field) => {
+        const value = input[field]?.trim();
+        if (!value) return false;
+        try {
+          return new URL(value).protocol !== 'https:';
+        } catch {
+          return true;
+        }
+      });
       if (insecure) throw new ServicesError(ServicesErrorCode.InsecureServiceUrl, msg('services.serviceHttpsInProduction', { field: insecure }));
     }
     if (input.service_name !== service.serviceName && (await this.em.count(ExternalService, { serviceName: input.service_name }))) {
