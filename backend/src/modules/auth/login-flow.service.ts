@@ -113,12 +113,12 @@ export class LoginFlowService {
     const redirectUri = row.redirectUrl || `${this.config.appUrl}/login/${name}/callback`;
     if (!row.appId) {
       if (!this.devIdp.enabled) throw new AuthError(AuthErrorCode.ProviderUnavailable, msg('auth.loginProviderNotConfigured', { provider: name }));
-      const issuer = await this.devIdp.issuer();
+      const { issuer, clientSecret } = await this.devIdp.endpoint();
       return {
         name,
         family: 'oidc',
         clientId: DEV_CLIENT_ID,
-        clientSecret: this.devIdp.clientSecret,
+        clientSecret,
         baseUrl: issuer,
         authUrl: `${issuer}/auth`,
         tokenUrl: `${issuer}/token`,

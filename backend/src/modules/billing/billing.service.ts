@@ -195,7 +195,7 @@ export class BillingService implements OnApplicationBootstrap {
   /** Verifies the signature on the raw body, stores the event, then queues it. */
   async receiveWebhook(rawBody: Buffer | undefined, signature: string | undefined): Promise<void> {
     const stripe = await this.gateway.stripe();
-    const secret = this.gateway.webhookSecret;
+    const secret = await this.gateway.webhookSecret();
     if (!stripe || !secret) throw new BillingError(BillingErrorCode.PaymentsNotConfigured, msg('billing.notConfigured'));
     let event: Stripe.Event;
     try {

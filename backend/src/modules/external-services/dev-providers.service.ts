@@ -1,10 +1,14 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { ServiceStandIns } from '@life/test-support/standins/services';
+import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { REDIS } from '../../core/redis/redis.module.js';
+import { SharedDevServer } from '../../core/util/shared-dev-server.js';
 import type { ExternalService } from './entities/external-service.entity.js';
 import { TokenVault } from './token-vault.js';
 
 type StandInsModule = typeof import('@life/test-support/standins/services');
+type StandInRows = ServiceStandIns['rows'];
 
 /** The catalog columns a development provider stands in for: its app, its endpoints and its dialect. */
 type Overlay = Pick<
@@ -36,20 +40,30 @@ const TABLE = 'external_services';
  * read as if an admin had configured it with that stand-in, so the normal connect, refresh,
  * revocation and proxy code runs unchanged. Nothing is written to the catalog. The stand-ins'
  * module is imported only here and only when enabled: production (refused by the config check)
- * never loads it, and the production image does not even contain it.
+ * never loads it, and the production image does not even contain it. One set for the whole
+ * installation (`SharedDevServer`): a connection started on one web process and coming back to
+ * another redeems its code at the stand-in that issued it.
  */
 @Injectable()
 export class DevProviders implements OnApplicationShutdown {
   private readonly logger = new Logger('DevServices');
   private module: Promise<StandInsModule | null> | undefined;
-  private servers: Promise<ServiceStandIns | null> | undefined;
-  /** `${id}:${name}` → the sealed overlay (the secrets are sealed for that row, as the vault expects). */
+  private readonly shared: SharedDevServer<StandInRows>;
+  /** `${id}:${name}:${token_url}` → the sealed overlay (the secrets are sealed for that row, as the vault expects). */
   private readonly overlays = new Map<string, Overlay>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly vault: TokenVault,
-  ) {}
+    @Inject(REDIS) redis: Redis,
+  ) {
+    this.shared = new SharedDevServer(
+      redis,
+      `${config.queuePrefix}:dev-services`,
+      () => this.start(),
+      (rows) => Object.values(rows)[0]?.token_url ?? 'http://127.0.0.1:9/',
+    );
+  }
 
   get enabled(): boolean {
     return this.config.devServices.enabled;
@@ -65,21 +79,19 @@ export class DevProviders implements OnApplicationShutdown {
     return this.module;
   }
 
-  private start(): Promise<ServiceStandIns | null> {
-    this.servers ??= this.load().then(async (module) => {
-      if (!module) return null;
-      // Stand-ins forget their tokens when the app stops: after a restart they accept the tokens
-      // the app kept, so existing development connections keep working.
-      const overrides = Object.fromEntries(
-        Object.keys(module.CATALOG_FAMILY_ROWS).map((family) => [family, { acceptAnyRefreshToken: true, acceptAnyAccessToken: true, recordCalls: false }]),
-      );
-      const servers = await module.startServiceStandIns({ rowsByFamily: module.CATALOG_FAMILY_ROWS, overrides });
-      this.logger.warn(
-        `Development providers started on 127.0.0.1 for ${Object.keys(servers.rows).length} services without credentials (DEV_SERVICES): they are local stand-ins, not the real services.`,
-      );
-      return servers;
-    });
-    return this.servers;
+  private async start(): Promise<{ value: StandInRows; close(): Promise<void> }> {
+    const module = await this.load();
+    if (!module) return { value: {}, close: async () => undefined };
+    // Stand-ins forget their tokens when the app stops: after a restart they accept the tokens
+    // the app kept, so existing development connections keep working.
+    const overrides = Object.fromEntries(
+      Object.keys(module.CATALOG_FAMILY_ROWS).map((family) => [family, { acceptAnyRefreshToken: true, acceptAnyAccessToken: true, recordCalls: false }]),
+    );
+    const servers = await module.startServiceStandIns({ rowsByFamily: module.CATALOG_FAMILY_ROWS, overrides });
+    this.logger.warn(
+      `Development providers started on 127.0.0.1 for ${Object.keys(servers.rows).length} services without credentials (DEV_SERVICES): they are local stand-ins, not the real services.`,
+    );
+    return { value: servers.rows, close: () => servers.close() };
   }
 
   /** Whether a development provider stands in for this service (reads the list, starts nothing). */
@@ -96,9 +108,9 @@ export class DevProviders implements OnApplicationShutdown {
    */
   async overlay<T extends Pick<ExternalService, 'id' | 'serviceName' | 'appId'>>(service: T): Promise<T> {
     if (!this.enabled || service.appId || !(await this.serves(service.serviceName))) return service;
-    const row = (await this.start())?.rows[service.serviceName];
+    const row = (await this.shared.get())[service.serviceName];
     if (!row) return service;
-    const key = `${service.id}:${service.serviceName}`;
+    const key = `${service.id}:${service.serviceName}:${row.token_url}`;
     let overlay = this.overlays.get(key);
     if (!overlay) {
       overlay = {
@@ -124,7 +136,7 @@ export class DevProviders implements OnApplicationShutdown {
     return { ...service, ...overlay };
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    if (this.servers) await (await this.servers)?.close();
+  onApplicationShutdown(): Promise<void> {
+    return this.shared.close();
   }
 }
