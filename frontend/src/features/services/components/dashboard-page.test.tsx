@@ -348,7 +348,7 @@ describe('DashboardPage', () => {
       expect(spotify.getByRole('button', { name: 'Conectar' })).toBeDisabled();
       expect(spotify.getByRole('button', { name: 'Conectar' })).toHaveAccessibleDescription('Sin configurar: añade credenciales con el lápiz.');
       // The pencil (own credentials) stays usable: it is the way out.
-      expect(spotify.getByRole('button', { name: 'Editar spotify' })).toBeEnabled();
+      expect(spotify.getByRole('button', { name: 'Editar Spotify' })).toBeEnabled();
 
       // A broken connection of a service in maintenance cannot be reconnected either; the reason replaces the reconnect hint.
       const fitbit = within(tile('fitbit'));
