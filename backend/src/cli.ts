@@ -18,7 +18,7 @@ import { keyUsage, type Execute } from './core/crypto/sealed-columns.js';
 import { SEALED_TABLES } from './sealed-columns.js';
 import { AuditService } from './modules/audit/audit.service.js';
 import { ClientsService } from './modules/oauth-server/clients.service.js';
-import { SigningKeysService } from './modules/oauth-server/signing-keys.service.js';
+import { announceSigningKeys, SigningKeysService } from './modules/oauth-server/signing-keys.service.js';
 import { render } from './core/i18n/messages.js';
 import { issueText } from './core/i18n/zod-locale.js';
 
@@ -220,17 +220,20 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'oauth:rotate-signing-key': {
-    usage: 'oauth:rotate-signing-key  make a new ID token signing key; the old one stays in the JWKS for 7 days',
+    usage: 'oauth:rotate-signing-key  make a new ID token signing key: published at once, signing 5 s later; the old one stays in the JWKS for 7 days',
     run: async () => {
-      const { ring } = configuredKeyRing();
+      const { ring, redisUrl, queuePrefix } = configuredKeyRing();
       await withOrm(async (orm) => {
-        const kid = await new SigningKeysService(orm.em.fork(), ring).rotate();
+        const { kid, activatesAt } = await new SigningKeysService(orm.em.fork(), ring).rotate();
         await new AuditService(orm.em.fork()).record({
           action: 'admin.signing_key_rotated',
           actor: { id: null, label: 'cli' },
           target: { type: 'signing_key', id: kid },
         });
-        console.log(`New signing key ${kid} is active; processes pick it up within a minute.`);
+        const announced = await announceSigningKeys(redisUrl, queuePrefix);
+        console.log(
+          `New signing key ${kid}: every process publishes it in its JWKS ${announced ? 'now' : 'within a second (Redis did not answer; they read it at their next poll)'}, and signs ID tokens with it from ${activatesAt.toISOString()}.`,
+        );
       });
     },
   },

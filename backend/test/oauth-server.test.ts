@@ -522,15 +522,25 @@ describe('authorization server (real PostgreSQL + Redis; openid-client as the ou
   });
 
   describe('keys and housekeeping', () => {
-    it('rotates the signing key: new ID tokens use it, the old key stays published', async () => {
+    it('rotates the signing key: published at once, signing from its activation, the old key still published', async () => {
+      const keys = t.app.get(SigningKeysService);
       const before = (await json(await t.fetch('/oauth/jwks'))).keys as Json[];
-      const kid = await t.app.get(SigningKeysService).rotate();
+      const old = await keys.signingKid();
+      // An activation an hour away, so that "not yet" does not depend on how fast this test runs.
+      const { kid } = await keys.rotate({ leadMs: 3_600_000 });
       const after = (await json(await t.fetch('/oauth/jwks'))).keys as Json[];
       expect(after.map((key) => key.kid).sort()).toEqual([...before.map((key) => key.kid), kid].sort());
       const app = await createClient();
-      const tokens = await json(await exchange(app, await codeFor(app, 'openid')));
-      const header = JSON.parse(Buffer.from((tokens.id_token as string).split('.')[0]!, 'base64url').toString()) as Json;
-      expect(header).toMatchObject({ alg: 'RS256', kid });
+      const idHeader = async () => {
+        const tokens = await json(await exchange(app, await codeFor(app, 'openid')));
+        return JSON.parse(Buffer.from((tokens.id_token as string).split('.')[0]!, 'base64url').toString()) as Json;
+      };
+      expect(await idHeader()).toMatchObject({ alg: 'RS256', kid: old });
+      // Its time comes: new ID tokens use it.
+      await t.db.query(`update oauth_signing_keys set activates_at = now() where kid = $1`, [kid]);
+      await keys.refresh();
+      expect(await idHeader()).toMatchObject({ alg: 'RS256', kid });
+      expect(((await json(await t.fetch('/oauth/jwks'))).keys as Json[]).map((key) => key.kid)).toContain(old);
       const rows = (await t.db.query<Json>('select private_jwk_sealed from oauth_signing_keys')).rows;
       for (const row of rows) expect(row.private_jwk_sealed).toMatch(/^v1\./);
     });

@@ -1,4 +1,5 @@
 import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261125040850_keys_and_exports } from './Migration20261125040850_keys_and_exports.js';
 import { Migration20261124224831_outbox_delivered } from './Migration20261124224831_outbox_delivered.js';
 import { Migration20261124213237_outbox } from './Migration20261124213237_outbox.js';
 import { Migration20261122212722_data_rights } from './Migration20261122212722_data_rights.js';
@@ -22,4 +23,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122212722_data_rights', class: Migration20261122212722_data_rights },
   { name: 'Migration20261124213237_outbox', class: Migration20261124213237_outbox },
   { name: 'Migration20261124224831_outbox_delivered', class: Migration20261124224831_outbox_delivered },
+  { name: 'Migration20261125040850_keys_and_exports', class: Migration20261125040850_keys_and_exports },
 ];

@@ -34,18 +34,30 @@ export class DataExportService {
     this.perUser = rateLimits.create({ name: 'data-export', points: EXPORTS_PER_HOUR, durationSeconds: 3600 });
   }
 
-  /** Starts an export, or answers the one already on its way (double clicks make one file). */
+  /**
+   * Starts an export, or answers the one already on its way: double clicks, and requests at the
+   * same moment on different processes, make one file (a partial unique index decides, decision
+   * 0030). Only the request that makes the export counts against the hourly limit.
+   */
   async request(userId: string): Promise<DataExport> {
-    const open = await this.data.openExportOf(userId);
-    if (open) {
-      await this.queues.enqueueExport(open.id);
-      return toDataExportView(open);
+    // The open export can finish between a lost insert and the read that follows: then try again.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const open = await this.data.openExportOf(userId);
+      if (open) {
+        await this.queues.enqueueExport(open.id);
+        return toDataExportView(open);
+      }
+      const created = await this.data.createExportOnce(userId, () => this.perUser.consume(userId));
+      if (created) {
+        await this.events.publish(new DataExportRequestedEvent(created.id));
+        await this.queues.enqueueExport(created.id);
+        return toDataExportView(created);
+      }
     }
-    await this.perUser.consume(userId);
-    const created = await this.data.createExport(userId);
-    await this.events.publish(new DataExportRequestedEvent(created.id));
-    await this.queues.enqueueExport(created.id);
-    return toDataExportView(created);
+    // Each round, another request made an export that finished before it could be read: the newest one is the answer.
+    const latest = await this.data.latestExportOf(userId);
+    if (!latest) throw new DataRightsError(DataRightsErrorCode.ExportNotFound, msg('dataRights.exportNotFound'));
+    return toDataExportView(latest);
   }
 
   /** Only its owner sees it: anyone else gets the same 404 as for an id that never existed. */

@@ -62,6 +62,7 @@ export class PersonalDataRepository {
 
   // --- exports -------------------------------------------------------------------------
 
+  /** The person's open export (pending or running): at most one (the index `data_exports_one_open_per_user`). */
   async openExportOf(userId: string): Promise<ExportRow | null> {
     const row = await this.db
       .selectFrom('data_exports')
@@ -74,13 +75,39 @@ export class PersonalDataRepository {
     return row ? exportRow(row) : null;
   }
 
-  async createExport(userId: string): Promise<ExportRow> {
+  /** The person's newest export, whatever its status. */
+  async latestExportOf(userId: string): Promise<ExportRow | null> {
     const row = await this.db
-      .insertInto('data_exports')
-      .values({ id: sql<string>`gen_random_uuid()`, user_id: userId, status: 'pending', created_at: now(), attempts: 0 })
-      .returning(EXPORT_COLUMNS)
-      .executeTakeFirstOrThrow();
-    return exportRow(row);
+      .selectFrom('data_exports')
+      .select(EXPORT_COLUMNS)
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? exportRow(row) : null;
+  }
+
+  /**
+   * A new pending export, unless the person already has an open one (pending or running): then
+   * null. The partial unique index `data_exports_one_open_per_user` decides, so two requests at
+   * once on two processes make one row; the loser's insert waits for the winner's transaction
+   * and then does nothing. `admit` runs inside the winner's transaction before it commits (the
+   * rate limit): when it throws, no row was made.
+   */
+  async createExportOnce(userId: string, admit: () => Promise<unknown>): Promise<ExportRow | null> {
+    return this.em.fork().transactional(async (tx) => {
+      const row = await tx
+        .getKysely<DataRightsDb>()
+        .insertInto('data_exports')
+        .values({ id: sql<string>`gen_random_uuid()`, user_id: userId, status: 'pending', created_at: now(), attempts: 0 })
+        // No conflict target: the only unique index an insert with a fresh id can hit is the open-export one.
+        .onConflict((oc) => oc.doNothing())
+        .returning(EXPORT_COLUMNS)
+        .executeTakeFirst();
+      if (!row) return null;
+      await admit();
+      return exportRow(row);
+    });
   }
 
   async exportOf(userId: string, exportId: string): Promise<ExportRow | null> {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EntityName, type Opt } from '@mikro-orm/core';
-import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { DATA_EXPORT_STATUSES, type DataExportStatus } from '@life/contracts';
 import { User } from '../../users/entities/user.entity.js';
 
@@ -10,6 +10,12 @@ import { User } from '../../users/entities/user.entity.js';
  */
 @Entity({ tableName: 'data_exports' })
 @Index({ properties: ['status', 'createdAt'] })
+// One open export per person: a request while one is pending or running answers that one, also
+// when two arrive at once on two processes (decision 0030).
+@Unique({
+  name: 'data_exports_one_open_per_user',
+  expression: `create unique index "data_exports_one_open_per_user" on "data_exports" ("user_id") where "status" in ('pending', 'running')`,
+})
 export class DataExport {
   /** The table's name for the typed query builder (em.getKysely): types only, never set. */
   declare [EntityName]?: 'data_exports';

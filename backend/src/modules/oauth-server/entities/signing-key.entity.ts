@@ -4,8 +4,10 @@ import { BaseEntity } from '../../../core/database/base.entity.js';
 
 /**
  * A key that signs ID tokens. Generated on first start and kept here, its private half
- * sealed with the key ring; rotation makes a new active key and keeps retired ones in the
- * JWKS until tokens they signed have expired.
+ * sealed with the key ring. Every process publishes every key in the JWKS from the moment its
+ * row exists, and signs with the newest key whose `activatesAt` has passed: rotation inserts the
+ * new key a few seconds ahead of its activation (publish first, sign later, decision 0030) and
+ * keeps retired keys in the JWKS until tokens they signed have expired.
  */
 @Entity({ tableName: 'oauth_signing_keys' })
 export class OAuthSigningKey extends BaseEntity {
@@ -25,8 +27,13 @@ export class OAuthSigningKey extends BaseEntity {
   @Property({ type: 'text' })
   privateJwkSealed: string;
 
+  /** The newest key made (by the first start or the last rotation), whether it signs yet or not. */
   @Property({ type: 'boolean' })
   active: Opt<boolean> = true;
+
+  /** From when (database clock) processes sign with it; until then it is only published. */
+  @Property({ type: 'timestamptz' })
+  activatesAt: Opt<Date> = new Date();
 
   @Property({ type: 'timestamptz', nullable: true })
   retiredAt?: Date | null;
