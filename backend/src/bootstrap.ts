@@ -14,6 +14,7 @@ import { ConfigError, loadConfig, type AppConfig } from './config/config.js';
 import { type KeyRing, KeyRingError, loadKeyRing } from './core/crypto/key-ring.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './core/database/embedded-postgres.js';
 import { requestIdFor } from './core/http/request-id.js';
+import { closeIdleConnectionsUntilClosed, Stopping } from './core/lifecycle/stopping.js';
 import { securityHeaders } from './core/http/security-headers.js';
 import { corsHandler } from './core/http/cors.js';
 import { enterRequestScope } from './core/http/request-scope.js';
@@ -37,8 +38,7 @@ export interface Runtime {
 }
 
 /** Everything that must hold before Nest starts: config, Redis, the database, the key ring. */
-export async function prepareRuntime(role: ProcessRole, env: NodeJS.ProcessEnv = process.env): Promise<Runtime> {
-  const config = loadConfig(env);
+export async function prepareRuntime(role: ProcessRole, env: NodeJS.ProcessEnv = process.env, config: AppConfig = loadConfig(env)): Promise<Runtime> {
   const { ring, generated } = loadKeyRing(config.encryptionKeys, config.dataDir, config.isProduction);
   await assertRedisReachable(config.redisUrl);
   if (config.databaseUrl) return { config, databaseUrl: config.databaseUrl, keyRing: ring, generatedKey: generated };
@@ -64,6 +64,15 @@ export async function createWebApp(runtime: Runtime, role: Exclude<ProcessRole, 
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { maxParamLength: 300 },
+    // Stopping (decision 0029): an idle keep-alive connection closes when it has been idle this
+    // long (longer than the load balancer's own idle timeout, so the balancer closes it first), and
+    // at once when the server closes (idle: every connection with no request under way). A request
+    // that arrives on an open connection while the server closes is still served (with
+    // `Connection: close`) instead of answered 503: the load balancer has already been told, by
+    // the readiness probe during the drain, to stop sending.
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    forceCloseConnections: 'idle',
+    return503OnClosing: false,
     // One id per request, reused from a load balancer's X-Request-Id when well-formed;
     // kept on the raw request so pino-http logs the same id.
     genReqId: (req: IncomingMessage) => {
@@ -87,6 +96,8 @@ export async function createWebApp(runtime: Runtime, role: Exclude<ProcessRole, 
   const cors = corsHandler(config.corsOrigins);
   // Each request's unit of work is forked from this app's root EntityManager, on first use.
   const rootEm = app.get(MikroORM).em;
+  // Told to stop: still serving until the drain ends, each answer closing its connection.
+  const stopping = app.get(Stopping);
 
   // Every answer: its request id and the security headers. The rest of the request runs in its
   // scope (core/http/request-scope: log lines' request id, audit facts, the database unit of
@@ -94,6 +105,7 @@ export async function createWebApp(runtime: Runtime, role: Exclude<ProcessRole, 
   // Synchronous: nothing here waits.
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.headers(security.default);
+    if (stopping.requested) void reply.header('connection', 'close');
     void reply.header('x-request-id', request.id);
     if (cors(request, reply)) return;
     const pathname = pathOf(request.url);
@@ -106,6 +118,11 @@ export async function createWebApp(runtime: Runtime, role: Exclude<ProcessRole, 
     enterRequestScope(request, rootEm, done);
   });
   fastify.addHook('onResponse', requestLogHook(app.get<PinoLogger>(ROOT_LOGGER)));
+  // While the server closes, a connection whose last request was still running closes as soon as
+  // it is idle rather than after its keep-alive timeout.
+  fastify.addHook('preClose', async () => {
+    closeIdleConnectionsUntilClosed(fastify.server);
+  });
 
   // Cookies are read by the login callback alone (it parses them itself): no hook on every request.
   await app.register(cookie, { hook: false });
@@ -158,26 +175,56 @@ export function exitOnStartupError(error: unknown): never {
   process.exit(1);
 }
 
+export interface StopPlan {
+  /** From the signal to the exit, at most (SHUTDOWN_GRACE_MS): a process still closing then exits at once, with code 1. */
+  graceMs: number;
+  /** First, only if the process was already serving: report unready and keep serving a while (web processes). */
+  drain?: () => Promise<void>;
+  /** Then close: in-flight requests and running jobs finish, connections to PostgreSQL and Redis close. */
+  close: () => Promise<void>;
+}
+
 /**
- * SIGTERM/SIGINT: stop taking requests, let in-flight ones and running jobs finish, then exit.
+ * SIGTERM/SIGINT (decision 0029): drain (web), close, exit 0; and exit 1 at the latest `graceMs`
+ * after the signal whatever is still closing, so an orchestrator never has to kill the process.
  * Install it before start-up and call the returned function once started: a signal that comes
- * while modules boot waits for the boot to finish, then closes cleanly.
+ * while modules boot waits for the boot to finish, then closes cleanly (no drain: nobody has
+ * been sent there yet).
  */
-export function closeOnSignals(close: () => Promise<void>): () => void {
+export function closeOnSignals(plan: StopPlan): () => void {
   let markStarted: () => void = () => undefined;
-  const started = new Promise<void>((resolve) => (markStarted = resolve));
+  let isStarted = false;
+  const started = new Promise<void>((resolve) => (markStarted = resolve)).then(() => {
+    isStarted = true;
+  });
   let closing = false;
   const handler = (signal: string) => {
     if (closing) return;
     closing = true;
-    console.error(`Received ${signal}, shutting down...`);
-    started.then(close).then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error('Shutdown failed:', error);
-        process.exit(1);
-      },
-    );
+    const since = performance.now();
+    const elapsed = () => Math.round(performance.now() - since);
+    console.error(`Received ${signal}: stopping, and exiting in ${plan.graceMs} ms at the latest (SHUTDOWN_GRACE_MS).`);
+    // Not unref'd: it must fire even if whatever hangs holds nothing else open.
+    setTimeout(() => {
+      console.error(`Still closing ${elapsed()} ms after ${signal}: exiting now (SHUTDOWN_GRACE_MS is ${plan.graceMs}).`);
+      process.exit(1);
+    }, plan.graceMs);
+    const wasServing = isStarted;
+    started
+      .then(async () => {
+        if (wasServing && plan.drain) await plan.drain();
+        await plan.close();
+      })
+      .then(
+        () => {
+          console.error(`Stopped: everything closed in ${elapsed()} ms after ${signal}.`);
+          process.exit(0);
+        },
+        (error: unknown) => {
+          console.error('Shutdown failed:', error);
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', () => handler('SIGTERM'));
   process.on('SIGINT', () => handler('SIGINT'));

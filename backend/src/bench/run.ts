@@ -410,6 +410,8 @@ async function main(): Promise<number> {
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
       DATA_DIR: dataDir,
       TRUST_PROXY: 'false',
+      // No load balancer in front: stop without the production readiness drain (decision 0029).
+      SHUTDOWN_DRAIN_MS: '0',
       // The authorization server's rate limits stay on (their Redis calls are part of every
       // request's cost) but so high that they never refuse the load generator.
       OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE: '1000000',

@@ -56,6 +56,20 @@ export const ConfigSchema = z.object({
    */
   QUEUE_LOCK_DURATION_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(500).max(600_000).default(30_000)),
   QUEUE_STALLED_INTERVAL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(200).max(600_000).default(30_000)),
+  /**
+   * Stopping (SIGTERM/SIGINT, docs/operations.md "Stopping"): how long a web process keeps serving
+   * while its readiness answers 503, so the load balancer stops sending it requests (unset: 10 s
+   * with NODE_ENV=production, 0 otherwise), and the deadline from the signal to the exit: a process
+   * still closing then exits at once (exit code 1). Keep the grace below the orchestrator's.
+   */
+  SHUTDOWN_DRAIN_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(300_000).optional()),
+  SHUTDOWN_GRACE_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1000).max(3_600_000).default(25_000)),
+  /**
+   * How long an idle keep-alive connection stays open. Longer than the load balancer's own idle
+   * timeout (ALB 60 s, nginx upstream keepalive_timeout 60 s), so the balancer closes it first and
+   * never sends a request on a connection we are closing. Fastify's default, 72 s.
+   */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1000).max(3_600_000).default(72_000)),
   ADMIN_EMAILS: emailList,
   ENCRYPTION_KEYS: optionalString,
   BETA_MODE: z.preprocess(emptyToUndefined, z.stringbool().default(true)),

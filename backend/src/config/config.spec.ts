@@ -35,6 +35,16 @@ describe('loadConfig', () => {
   it('treats empty strings as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' }).port).toBe(3000);
   });
+
+  it('stops within 25 s; drains for 10 s only in production, where a load balancer is expected (decision 0029)', () => {
+    const production = { NODE_ENV: 'production', ENCRYPTION_KEYS: 'k1:x', APP_URL: 'https://life.example', DATABASE_URL: 'postgresql://db/life' };
+    expect(loadConfig({}).shutdown).toEqual({ drainMs: 0, graceMs: 25_000 });
+    expect(loadConfig(production).shutdown).toEqual({ drainMs: 10_000, graceMs: 25_000 });
+    expect(loadConfig({ SHUTDOWN_DRAIN_MS: '3000', SHUTDOWN_GRACE_MS: '8000' }).shutdown).toEqual({ drainMs: 3000, graceMs: 8000 });
+    expect(loadConfig({}).keepAliveTimeoutMs).toBe(72_000);
+    // The drain is part of the grace period: one as long as the other leaves no time to close.
+    expect(() => loadConfig({ ...production, SHUTDOWN_GRACE_MS: '10000' })).toThrow(/SHUTDOWN_DRAIN_MS \(10000\) must be below SHUTDOWN_GRACE_MS/);
+  });
 });
 
 describe('the queue prefix (issue 20: two installations on one Redis)', () => {

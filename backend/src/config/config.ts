@@ -21,6 +21,10 @@ export interface AppConfig {
   queuePrefix: string;
   /** BullMQ worker locks and stalled-job checks (QUEUE_LOCK_DURATION_MS, QUEUE_STALLED_INTERVAL_MS). */
   queue: { lockDurationMs: number; stalledIntervalMs: number };
+  /** Stopping: readiness 503 for `drainMs` (web), then close; exit at the latest `graceMs` after the signal. */
+  shutdown: { drainMs: number; graceMs: number };
+  /** Idle keep-alive connections close after this (HTTP_KEEP_ALIVE_TIMEOUT_MS). */
+  keepAliveTimeoutMs: number;
   adminEmails: string[];
   encryptionKeys: string | undefined;
   logLevel: RawConfig['LOG_LEVEL'];
@@ -111,6 +115,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     ].filter((line): line is string => typeof line === 'string');
     if (refused.length > 0) throw new ConfigError(`Invalid configuration:\n${refused.map((line) => `  - ${line}`).join('\n')}`);
   }
+  const drainMs = raw.SHUTDOWN_DRAIN_MS ?? (raw.NODE_ENV === 'production' ? 10_000 : 0);
+  if (drainMs >= raw.SHUTDOWN_GRACE_MS) {
+    throw new ConfigError(
+      `Invalid configuration:\n  - SHUTDOWN_DRAIN_MS (${drainMs}) must be below SHUTDOWN_GRACE_MS (${raw.SHUTDOWN_GRACE_MS}): the drain is part of the grace period.`,
+    );
+  }
   return {
     env: raw.NODE_ENV,
     isProduction: raw.NODE_ENV === 'production',
@@ -123,6 +133,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     redisUrl: raw.REDIS_URL,
     queuePrefix: raw.QUEUE_PREFIX ?? defaultQueuePrefix(raw.DATABASE_URL, raw.DATA_DIR),
     queue: { lockDurationMs: raw.QUEUE_LOCK_DURATION_MS, stalledIntervalMs: raw.QUEUE_STALLED_INTERVAL_MS },
+    shutdown: { drainMs, graceMs: raw.SHUTDOWN_GRACE_MS },
+    keepAliveTimeoutMs: raw.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     adminEmails: raw.ADMIN_EMAILS,
     encryptionKeys: raw.ENCRYPTION_KEYS,
     logLevel: raw.LOG_LEVEL,

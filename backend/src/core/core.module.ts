@@ -15,6 +15,7 @@ import { ormConfig, type OrmOptions } from './database/orm.config.js';
 import { GlobalExceptionFilter } from './http/global-exception.filter.js';
 import { SpaIndex } from './http/spa.js';
 import { contextEntityManager } from './http/request-scope.js';
+import { Stopping } from './lifecycle/stopping.js';
 import { createRootLogger, loggerModule } from './logging/logger.module.js';
 import { DocsController } from './openapi/docs.controller.js';
 import { OpenApiService } from './openapi/openapi.service.js';
@@ -69,6 +70,7 @@ export class CoreModule {
         { provide: SEALED_TABLES, useValue: options.sealedTables },
         { provide: PROCESS_ROLE, useValue: role },
         { provide: SpaIndex, useValue: new SpaIndex(config.staticDir) },
+        { provide: Stopping, useValue: new Stopping() },
         { provide: APP_FILTER, useClass: GlobalExceptionFilter },
         MigrationRunner,
         AwaitingEventPublisher,
@@ -88,6 +90,7 @@ export class CoreModule {
         OneTimeStore,
         PROCESS_ROLE,
         SpaIndex,
+        Stopping,
         OpenApiService,
         RateLimitService,
         RedisModule,

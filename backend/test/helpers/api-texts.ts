@@ -29,7 +29,6 @@ const SKIPPED = [
  */
 export const UNTRANSLATED: Readonly<Record<string, string>> = {
   'Admin only.': 'English: the OpenAPI document, for developers',
-  'Received {0}, shutting down...': 'an English log line',
   'Key rotation pass finished: {0}.': 'an English log line',
   'Proveedor de identidad de desarrollo': 'the development identity provider page (never in production)',
   'Privacidad y protección de datos': 'subject line of an e-mail to the company',

@@ -19,6 +19,21 @@ export const HealthSchema = z
   .meta({ id: 'Health' });
 export type Health = z.infer<typeof HealthSchema>;
 
+/**
+ * `GET /api/health/live`: the process answers (liveness). 200 as long as it runs, while it stops
+ * too (`stopping`), whatever its database and Redis do: restarting it would not bring those back.
+ */
+export const LivenessSchema = z
+  .object({
+    status: z.literal('ok'),
+    /** Told to stop (SIGTERM): readiness answers 503 while the process drains and closes. */
+    stopping: z.boolean(),
+    version: z.string(),
+    uptimeSeconds: z.number(),
+  })
+  .meta({ id: 'Liveness' });
+export type Liveness = z.infer<typeof LivenessSchema>;
+
 /** A dependency the app cannot work without, as the admin's Salud section shows it. */
 export const DependencyHealthSchema = z
   .object({

@@ -43,6 +43,9 @@ export function loggerModule(root: PinoLogger) {
   return LoggerModule.forRoot({ pinoHttp: { logger: root }, forRoutes: [] });
 }
 
+/** A load balancer's and an orchestrator's probes, a few a second: not logged (a stopping process's 503s included). */
+const HEALTH_PROBES = new Set(['/api/health', '/api/health/ready', '/api/health/live']);
+
 const levelFor = (status: number): Level => (status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info');
 
 /**
@@ -54,7 +57,7 @@ export function requestLogHook(root: PinoLogger) {
   return (request: FastifyRequest, reply: FastifyReply, done: () => void): void => {
     const status = reply.statusCode;
     const level = levelFor(status);
-    if (root.isLevelEnabled(level) && request.url !== '/api/health') {
+    if (root.isLevelEnabled(level) && !HEALTH_PROBES.has(request.url)) {
       root[level](
         {
           req: { id: request.id, method: request.method, url: request.url.split('?')[0] },

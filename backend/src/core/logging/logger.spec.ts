@@ -34,7 +34,10 @@ describe('logging (pino, no per-request middleware)', () => {
     hook(request('/api/users/me', 'r2'), reply(404), done);
     hook(request('/api/x', 'r3'), reply(503), done);
     hook(request('/api/health', 'r4'), reply(200), done);
-    expect(calls).toBe(4);
+    // Probes are not logged, a stopping process's 503 readiness included.
+    hook(request('/api/health/ready', 'r5'), reply(503), done);
+    hook(request('/api/health/live', 'r6'), reply(200), done);
+    expect(calls).toBe(6);
     expect(lines.map((line) => [line.level, (line.req as { url: string }).url, (line.res as { statusCode: number }).statusCode, line.msg])).toEqual([
       [30, '/api/users/me', 200, 'request completed'],
       [40, '/api/users/me', 404, 'request completed'],
