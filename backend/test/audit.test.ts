@@ -107,6 +107,8 @@ describe('audit log (real PostgreSQL + Redis)', () => {
         }),
       });
     expect((await refresh()).status).toBe(200);
+    // Past the grace window (decision 0028), presenting the spent token again is a reuse.
+    await t.db.query(`update oauth_tokens set refresh_used_at = refresh_used_at - interval '1 minute' where refresh_used_at is not null`);
     expect((await refresh()).status).toBe(400);
 
     expect((await events('oauth.consent_denied'))[0]).toMatchObject({ actor_id: person.id, target_id: app.client_id });

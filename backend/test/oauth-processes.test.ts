@@ -131,13 +131,14 @@ describe('authorization server across two app instances (real PostgreSQL + Redis
   });
 });
 
-describe('refresh rotation as one statement (real PostgreSQL)', () => {
+describe('refresh rotation as one statement, strict (OAUTH_REFRESH_GRACE_SECONDS=0; real PostgreSQL)', () => {
   let t: TestApp;
   let admin: SeededUser;
   let person: SeededUser;
 
   beforeAll(async () => {
-    t = await startTestApp({ role: 'web' });
+    // No grace window: decision 0012 as written (with the default window, see oauth-server.test.ts).
+    t = await startTestApp({ role: 'web', env: { OAUTH_REFRESH_GRACE_SECONDS: '0' } });
     [admin] = await seedUsers(t.db, 1, 'admin');
     [person] = await seedUsers(t.db, 1);
   });
@@ -180,6 +181,9 @@ describe('refresh rotation as one statement (real PostgreSQL)', () => {
       [first.access_token],
     );
     expect(family.rows[0]).toEqual({ live: '0', spent: '1' });
+    // Nothing was sealed for a grace window that is not there.
+    const sealed = await t.db.query(`select 1 from oauth_tokens where successor_sealed is not null`);
+    expect(sealed.rowCount).toBe(0);
   });
 });
 

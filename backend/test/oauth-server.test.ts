@@ -4,6 +4,8 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { freePort } from '@life/test-support';
 import { followAuthorize, startServiceStandIns, type ServiceStandIns } from '@life/test-support/standins/services';
 import { ExpiredTokensSweeper } from '../src/modules/oauth-server/expired-tokens.sweeper.js';
+import { RefreshGraceSweeper } from '../src/modules/oauth-server/refresh-grace.sweeper.js';
+import { TokenStore } from '../src/modules/oauth-server/token-store.service.js';
 import { SigningKeysService } from '../src/modules/oauth-server/signing-keys.service.js';
 import { bearer, seedUsers, type SeededUser } from './helpers/seed.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -360,33 +362,114 @@ describe('authorization server (real PostgreSQL + Redis; openid-client as the ou
       expect(refresh.status).toBe(400);
     });
 
-    it('revokes the whole family when a spent refresh token comes back', async () => {
+    const refreshWith = (app: Json, token: string) =>
+      t.fetch('/oauth/token', form({ grant_type: 'refresh_token', refresh_token: token, client_id: app.client_id, client_secret: app.client_secret }));
+    const familyOf = async (accessToken: string) =>
+      (
+        await t.db.query<{ rows: string; live: string; spent: string }>(
+          `select count(*) as rows, count(*) filter (where revoked_at is null) as live, count(*) filter (where refresh_used_at is not null) as spent
+             from oauth_tokens where family_id = (select family_id from oauth_tokens where access_token_hash = encode(sha256($1::bytea), 'hex'))`,
+          [accessToken],
+        )
+      ).rows[0];
+    /** Moves the spend of `refreshToken` back a minute: past the grace window (decision 0028) without waiting for it. */
+    const graceOver = (refreshToken: string) =>
+      t.db.query(
+        `update oauth_tokens set refresh_used_at = refresh_used_at - interval '1 minute' where refresh_token_hash = encode(sha256($1::bytea), 'hex')`,
+        [refreshToken],
+      );
+
+    it('answers the same pair again when the same client retries a just-spent refresh token (grace window), and stores nothing new', async () => {
       const app = await createClient();
       const first = await json(await exchange(app, await codeFor(app)));
-      const refresh = (token: string) =>
-        t.fetch('/oauth/token', form({ grant_type: 'refresh_token', refresh_token: token, client_id: app.client_id, client_secret: app.client_secret }));
-      const second = await json(await refresh(first.refresh_token));
-      expect(second.access_token).toMatch(/^lat_/);
-      const reuse = await refresh(first.refresh_token);
-      expect([reuse.status, (await json(reuse)).error]).toEqual([400, 'invalid_grant']);
-      expect((await t.fetch('/api/v1/me', { headers: bearer(second.access_token) })).status).toBe(401);
-      expect((await refresh(second.refresh_token)).status).toBe(400);
+      const second = await json(await refreshWith(app, first.refresh_token));
+      expect(second.refresh_token).toMatch(/^lrt_/);
+      // The answer was lost, say: the client tries again with the token it holds.
+      const retry = await refreshWith(app, first.refresh_token);
+      const again = await json(retry);
+      expect([retry.status, again.access_token, again.refresh_token]).toEqual([200, second.access_token, second.refresh_token]);
+      expect(again.id_token).toEqual(expect.any(String));
+      expect(await familyOf(first.access_token)).toEqual({ rows: '2', live: '2', spent: '1' });
+      expect((await t.fetch('/api/v1/me', { headers: bearer(second.access_token) })).status).toBe(200);
+      // The sealed copy of the pair names neither token in the clear.
+      const sealed = (
+        await t.db.query<{ successor_sealed: string }>(
+          `select successor_sealed from oauth_tokens where refresh_token_hash = encode(sha256($1::bytea), 'hex')`,
+          [first.refresh_token],
+        )
+      ).rows[0]!.successor_sealed;
+      expect(sealed).toMatch(/^v1\./);
+      expect(sealed).not.toContain(second.refresh_token);
+      expect(sealed).not.toContain(second.access_token);
+      // The pair goes on as usual.
+      expect((await refreshWith(app, second.refresh_token)).status).toBe(200);
     });
 
-    it('lets exactly one of 20 concurrent refreshes with one token succeed', async () => {
+    it('revokes the whole family when a spent refresh token comes back after the grace window', async () => {
       const app = await createClient();
       const first = await json(await exchange(app, await codeFor(app)));
-      const answers = await Promise.all(
-        Array.from({ length: 20 }, () =>
-          t.fetch(
-            '/oauth/token',
-            form({ grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: app.client_id, client_secret: app.client_secret }),
-          ),
-        ),
-      );
-      const statuses = answers.map((answer) => answer.status);
-      expect(statuses.filter((status) => status === 200)).toHaveLength(1);
-      expect(statuses.filter((status) => status === 400)).toHaveLength(19);
+      const second = await json(await refreshWith(app, first.refresh_token));
+      expect(second.access_token).toMatch(/^lat_/);
+      await graceOver(first.refresh_token);
+      const reuse = await refreshWith(app, first.refresh_token);
+      expect([reuse.status, (await json(reuse)).error]).toEqual([400, 'invalid_grant']);
+      expect((await t.fetch('/api/v1/me', { headers: bearer(second.access_token) })).status).toBe(401);
+      expect((await refreshWith(app, second.refresh_token)).status).toBe(400);
+      expect(await familyOf(first.access_token)).toMatchObject({ live: '0' });
+    });
+
+    it('revokes the whole family when a spent refresh token comes back after its successor was used, even inside the window', async () => {
+      const app = await createClient();
+      const first = await json(await exchange(app, await codeFor(app)));
+      const second = await json(await refreshWith(app, first.refresh_token));
+      const third = await json(await refreshWith(app, second.refresh_token));
+      const reuse = await refreshWith(app, first.refresh_token);
+      expect([reuse.status, (await json(reuse)).error]).toEqual([400, 'invalid_grant']);
+      expect((await t.fetch('/api/v1/me', { headers: bearer(third.access_token) })).status).toBe(401);
+      expect(await familyOf(first.access_token)).toMatchObject({ live: '0' });
+    });
+
+    it('revokes the whole family when another client presents a just-spent refresh token', async () => {
+      const app = await createClient();
+      const other = await createClient();
+      const first = await json(await exchange(app, await codeFor(app)));
+      const second = await json(await refreshWith(app, first.refresh_token));
+      const stolen = await refreshWith(other, first.refresh_token);
+      expect([stolen.status, (await json(stolen)).error]).toEqual([400, 'invalid_grant']);
+      expect((await t.fetch('/api/v1/me', { headers: bearer(second.access_token) })).status).toBe(401);
+    });
+
+    it('rotates a token once however many refreshes with it run at once: every one of 20 gets that one new pair', async () => {
+      const app = await createClient();
+      const first = await json(await exchange(app, await codeFor(app)));
+      const answers = await Promise.all(Array.from({ length: 20 }, () => refreshWith(app, first.refresh_token)));
+      const bodies = await Promise.all(answers.map(async (answer) => ({ status: answer.status, body: await json(answer) })));
+      expect(bodies.map((answer) => answer.status)).toEqual(Array.from({ length: 20 }, () => 200));
+      expect(new Set(bodies.map((answer) => answer.body.refresh_token)).size).toBe(1);
+      expect(new Set(bodies.map((answer) => answer.body.access_token)).size).toBe(1);
+      // One success: one new row, nothing revoked (with OAUTH_REFRESH_GRACE_SECONDS=0 the race
+      // revokes the family instead: test/oauth-processes.test.ts).
+      expect(await familyOf(first.access_token)).toEqual({ rows: '2', live: '2', spent: '1' });
+      expect((await refreshWith(app, bodies[0]!.body.refresh_token as string)).status).toBe(200);
+    });
+
+    it('wipes the sealed copy of the pair once the grace window is over (RefreshGraceSweeper)', async () => {
+      const app = await createClient();
+      const first = await json(await exchange(app, await codeFor(app)));
+      await json(await refreshWith(app, first.refresh_token));
+      const sealedOf = async () =>
+        (
+          await t.db.query<{ successor_sealed: string | null }>(
+            `select successor_sealed from oauth_tokens where refresh_token_hash = encode(sha256($1::bytea), 'hex')`,
+            [first.refresh_token],
+          )
+        ).rows[0]!.successor_sealed;
+      const sweeper = new RefreshGraceSweeper(t.app.get(TokenStore));
+      await sweeper.sweep();
+      expect(await sealedOf()).toMatch(/^v1\./);
+      await graceOver(first.refresh_token);
+      expect(await sweeper.sweep()).toBeGreaterThanOrEqual(1);
+      expect(await sealedOf()).toBeNull();
     });
 
     it('refuses a confidential client that sends only a code_verifier instead of its secret', async () => {

@@ -10,7 +10,15 @@ import { startTestApp, testEnv, type TestApp } from './helpers/test-app.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
-const SWEEPS = ['BillingSweeper', 'ContactSweeper', 'DataRightsSweeper', 'ExpiredTokensSweeper', 'OutboxRelaySweeper', 'TokenRefreshSweeper'];
+const SWEEPS = [
+  'BillingSweeper',
+  'ContactSweeper',
+  'DataRightsSweeper',
+  'ExpiredTokensSweeper',
+  'OutboxRelaySweeper',
+  'RefreshGraceSweeper',
+  'TokenRefreshSweeper',
+];
 
 describe('periodic work: BullMQ job schedulers shared by every worker (real PostgreSQL + Redis, two processes)', () => {
   let t: TestApp;

@@ -139,6 +139,13 @@ export const ConfigSchema = z.object({
   OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(120)),
   /** Failed client authentications per IP per 15 minutes before 429. */
   OAUTH_CLIENT_AUTH_FAILURES_PER_15MIN: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(30)),
+  /**
+   * Seconds after a refresh during which the same client presenting the just-spent refresh token
+   * again gets the same new pair back instead of a family revocation (decision 0028); 0 = strict.
+   */
+  OAUTH_REFRESH_GRACE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(60).default(20)),
+  /** Tests only (refused in production): the process kills itself (SIGKILL) right after a refresh rotation committed, before answering. */
+  TEST_KILL_AFTER_REFRESH_ROTATION: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('off')),
   /** Proxy calls per app and person per minute. */
   OAUTH_PROXY_RATE_LIMIT_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(60)),
   /** How long a "Descargar mis datos" file can be downloaded before the sweeper deletes it. */

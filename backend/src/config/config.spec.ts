@@ -124,3 +124,18 @@ describe('the development providers and the development Stripe (DEV_SERVICES, DE
     expect(() => loadConfig({ ...production, DEV_STRIPE: 'on' })).toThrow(/DEV_STRIPE=on is refused when NODE_ENV=production/);
   });
 });
+
+describe('refresh-token rotation (decision 0028)', () => {
+  it('has a 20 s grace window by default, 0 allowed (strict), at most 60', () => {
+    expect(loadConfig({}).oauth.refreshGraceSeconds).toBe(20);
+    expect(loadConfig({ OAUTH_REFRESH_GRACE_SECONDS: '0' }).oauth.refreshGraceSeconds).toBe(0);
+    expect(() => loadConfig({ OAUTH_REFRESH_GRACE_SECONDS: '61' })).toThrow(/OAUTH_REFRESH_GRACE_SECONDS/);
+  });
+
+  it('honours the crash point only under NODE_ENV=test, and refuses it in production', () => {
+    expect(loadConfig({ NODE_ENV: 'test', TEST_KILL_AFTER_REFRESH_ROTATION: 'on' }).testHooks.killAfterRefreshRotation).toBe(true);
+    expect(loadConfig({ TEST_KILL_AFTER_REFRESH_ROTATION: 'on' }).testHooks.killAfterRefreshRotation).toBe(false);
+    const production = { NODE_ENV: 'production', APP_URL: 'https://life.example', DATABASE_URL: 'postgres://db/life', ENCRYPTION_KEYS: 'k1:x' };
+    expect(() => loadConfig({ ...production, TEST_KILL_AFTER_REFRESH_ROTATION: 'on' })).toThrow(/TEST_KILL_AFTER_REFRESH_ROTATION=on is refused/);
+  });
+});

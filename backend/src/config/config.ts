@@ -45,7 +45,9 @@ export interface AppConfig {
   /** Contact page delivery: `smtpUrl` unset means messages are only stored (admins read them in the panel). */
   corsOrigins: string[];
   signInRatePer10Min: number;
-  oauth: { tokenRatePerMinute: number; clientAuthFailuresPer15Min: number; proxyRatePerMinute: number };
+  oauth: { tokenRatePerMinute: number; clientAuthFailuresPer15Min: number; proxyRatePerMinute: number; refreshGraceSeconds: number };
+  /** Switches only tests turn on (NODE_ENV=test): crash points for the process tests. */
+  testHooks: { killAfterRefreshRotation: boolean };
   contact: { smtpUrl: string | undefined; to: string; from: string; rateLimitPerHour: number; retryDelayMs: number; sweepMs: number };
   /** Data export and account erasure (docs/data-rights.md). */
   dataRights: { exportTtlHours: number; sweepMs: number };
@@ -112,6 +114,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       raw.DEV_LOGIN === 'on' && 'DEV_LOGIN=on is refused when NODE_ENV=production: the development identity provider lets anyone pick any e-mail.',
       raw.DEV_SERVICES === 'on' && 'DEV_SERVICES=on is refused when NODE_ENV=production: the development providers are local stand-ins, not the real services.',
       raw.DEV_STRIPE === 'on' && 'DEV_STRIPE=on is refused when NODE_ENV=production: the development Stripe takes no real payment.',
+      raw.TEST_KILL_AFTER_REFRESH_ROTATION === 'on' &&
+        'TEST_KILL_AFTER_REFRESH_ROTATION=on is refused when NODE_ENV=production: it is a crash point for tests.',
     ].filter((line): line is string => typeof line === 'string');
     if (refused.length > 0) throw new ConfigError(`Invalid configuration:\n${refused.map((line) => `  - ${line}`).join('\n')}`);
   }
@@ -164,7 +168,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       tokenRatePerMinute: raw.OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE,
       clientAuthFailuresPer15Min: raw.OAUTH_CLIENT_AUTH_FAILURES_PER_15MIN,
       proxyRatePerMinute: raw.OAUTH_PROXY_RATE_LIMIT_PER_MINUTE,
+      refreshGraceSeconds: raw.OAUTH_REFRESH_GRACE_SECONDS,
     },
+    testHooks: { killAfterRefreshRotation: raw.NODE_ENV === 'test' && raw.TEST_KILL_AFTER_REFRESH_ROTATION === 'on' },
     contact: {
       smtpUrl: raw.SMTP_URL,
       to: raw.CONTACT_TO ?? raw.COMPANY_EMAIL,

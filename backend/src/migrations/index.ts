@@ -1,6 +1,7 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261125040850_keys_and_exports } from './Migration20261125040850_keys_and_exports.js';
 import { Migration20261124224831_outbox_delivered } from './Migration20261124224831_outbox_delivered.js';
+import { Migration20261125040000_refresh_grace } from './Migration20261125040000_refresh_grace.js';
 import { Migration20261124213237_outbox } from './Migration20261124213237_outbox.js';
 import { Migration20261122212722_data_rights } from './Migration20261122212722_data_rights.js';
 import { Migration20261122210127_audit } from './Migration20261122210127_audit.js';
@@ -23,5 +24,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122212722_data_rights', class: Migration20261122212722_data_rights },
   { name: 'Migration20261124213237_outbox', class: Migration20261124213237_outbox },
   { name: 'Migration20261124224831_outbox_delivered', class: Migration20261124224831_outbox_delivered },
+  { name: 'Migration20261125040000_refresh_grace', class: Migration20261125040000_refresh_grace },
   { name: 'Migration20261125040850_keys_and_exports', class: Migration20261125040850_keys_and_exports },
 ];

@@ -13,6 +13,7 @@ import { AuthorizationService } from './authorization.service.js';
 import { ClientCache } from './client-cache.js';
 import { ClientsService } from './clients.service.js';
 import { ExpiredTokensSweeper } from './expired-tokens.sweeper.js';
+import { RefreshGraceSweeper } from './refresh-grace.sweeper.js';
 import { GrantsController } from './grants.controller.js';
 import { OAuthController } from './oauth.controller.js';
 import { ProtocolService } from './protocol.service.js';
@@ -55,7 +56,7 @@ export class OAuthServerModule implements OnApplicationBootstrap {
         AppNamesHandler,
         AppTokenGuard,
         AppTokenStrategy,
-        ...(runsWorkers(role) ? [ExpiredTokensSweeper] : []),
+        ...(runsWorkers(role) ? [ExpiredTokensSweeper, RefreshGraceSweeper] : []),
       ],
       exports: [ClientsService, SigningKeysService, AuthorizationService],
     };

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EventBus, QueryBus } from '@nestjs/cqrs';
@@ -15,7 +16,7 @@ import { basicCredentials, readParams } from './params.js';
 import { grantsEmail, grantsUsername } from './scopes.js';
 import { ACCESS_TOKEN_PREFIX, CODE_PREFIX, newSecret, REFRESH_TOKEN_PREFIX, sha256 } from './secrets.js';
 import { SigningKeysService } from './signing-keys.service.js';
-import { TokenStore } from './token-store.service.js';
+import { TokenStore, type GracePair } from './token-store.service.js';
 
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
 export const REFRESH_TOKEN_LIFETIME_SECONDS = 30 * 24 * 3600;
@@ -35,6 +36,8 @@ interface Subject {
   authTime?: Date;
   /** The refresh token this request rotates: spent by the same statement that stores the new pair. */
   rotates?: string;
+  /** A retry of a just-spent refresh token inside the grace window: this pair is answered again (decision 0028). */
+  grace?: GracePair;
 }
 
 interface ModelClient {
@@ -68,6 +71,8 @@ export interface TokenEndpointAnswer {
 export class TokenEndpointService {
   private readonly logger = new Logger(TokenEndpointService.name);
   private readonly server: OAuth2Server;
+  /** The client the library authenticated for the request being handled (getRefreshToken is not told it). */
+  private readonly request = new AsyncLocalStorage<{ client?: ClientRecord }>();
 
   constructor(
     private readonly em: EntityManager,
@@ -95,6 +100,8 @@ export class TokenEndpointService {
     return {
       getClient: async (clientId: string, clientSecret: string) => {
         const client = await this.clients.authenticate(clientId, clientSecret || undefined);
+        const current = this.request.getStore();
+        if (client && current) current.client = client;
         return client ? toModelClient(client) : false;
       },
       generateAccessToken: async () => newSecret(ACCESS_TOKEN_PREFIX),
@@ -165,7 +172,17 @@ export class TokenEndpointService {
         const info = await this.store.findRefresh(refreshToken);
         if (!info) {
           const row = await this.store.refreshRow(refreshToken);
-          if (row?.used && !row.revoked) await this.refreshReused(row.familyId);
+          if (row?.used && !row.revoked) {
+            // The same client again with the token it just spent (its answer may have been lost):
+            // the same pair, not a reuse, inside the grace window (decision 0028).
+            const client = this.request.getStore()?.client;
+            const grace = client && client.id === row.clientRowId ? await this.store.gracePair(refreshToken, client.id) : null;
+            if (grace) {
+              const user: Subject = { id: grace.userId, grantId: grace.grantId, codeId: grace.codeId, familyId: grace.familyId, grace };
+              return { refreshToken, scope: grace.scopes, client: { id: row.clientRowId, grants: [] }, user };
+            }
+            await this.refreshReused(row.familyId);
+          }
           return false;
         }
         const user: Subject = { id: info.userId, grantId: info.grantId, codeId: info.codeId, familyId: info.familyId };
@@ -184,7 +201,9 @@ export class TokenEndpointService {
        */
       revokeToken: async (token: OAuth2Server.RefreshToken | OAuth2Server.Token) => {
         if (!token.refreshToken) return false;
-        (token.user as Subject).rotates = token.refreshToken;
+        const subject = token.user as Subject;
+        // A grace retry spends nothing: its token was spent by the rotation whose pair it gets.
+        if (!subject.grace) subject.rotates = token.refreshToken;
         return true;
       },
 
@@ -200,6 +219,7 @@ export class TokenEndpointService {
       saveToken: async (token: OAuth2Server.Token, client: OAuth2Server.Client, user: OAuth2Server.User) => {
         const subject = user as Subject;
         const modelClient = client as ModelClient;
+        if (subject.grace) return this.graceAnswer(subject, modelClient, client, user);
         const scopes = token.scope ?? [];
         const row = {
           accessToken: token.accessToken,
@@ -215,6 +235,10 @@ export class TokenEndpointService {
         };
         if (subject.rotates) {
           if (!(await this.store.rotate(subject.rotates, row))) {
+            // Lost the race: the winner's pair is committed now. The same client inside the grace
+            // window gets that pair too (decision 0028); otherwise this is a reuse (decision 0012).
+            const grace = await this.store.gracePair(subject.rotates, modelClient.id);
+            if (grace) return this.graceAnswer({ ...subject, grace }, modelClient, client, user);
             await this.refreshReused(subject.familyId!);
             // What the library answers when revokeToken reports the spend failed.
             throw new OAuth2Server.InvalidGrantError('Invalid grant: refresh token is invalid or could not be revoked');
@@ -231,6 +255,29 @@ export class TokenEndpointService {
         return saved;
       },
     } as unknown as OAuth2Server.AuthorizationCodeModel & OAuth2Server.RefreshTokenModel & OAuth2Server.ClientCredentialsModel;
+  }
+
+  /** The pair a rotation of this token stored, answered again (with a new ID token when openid). */
+  private async graceAnswer(subject: Subject, modelClient: ModelClient, client: OAuth2Server.Client, user: OAuth2Server.User): Promise<OAuth2Server.Token> {
+    const grace = subject.grace!;
+    this.logger.debug({ familyId: grace.familyId }, 'Refresh token retried inside the grace window: the same pair answered again');
+    const saved: OAuth2Server.Token = {
+      accessToken: grace.accessToken,
+      accessTokenExpiresAt: grace.accessExpiresAt,
+      refreshToken: grace.refreshToken,
+      ...(grace.refreshExpiresAt ? { refreshTokenExpiresAt: grace.refreshExpiresAt } : {}),
+      scope: grace.scopes,
+      client,
+      user,
+    };
+    if (grace.userId && grace.scopes.includes('openid')) {
+      saved.id_token = await this.idToken(
+        { id: grace.userId, grantId: grace.grantId, codeId: grace.codeId, familyId: grace.familyId },
+        modelClient.clientId,
+        grace.scopes,
+      );
+    }
+    return saved;
   }
 
   private async codeReplayed(codeId: string): Promise<void> {
@@ -290,7 +337,7 @@ export class TokenEndpointService {
     const request = new OAuth2Server.Request({ method: 'POST', headers, query: {}, body: input.body ?? {} });
     const response = new OAuth2Server.Response({ headers: {} });
     try {
-      await this.server.token(request, response);
+      await this.request.run({}, () => this.server.token(request, response));
     } catch (error) {
       if (error instanceof OAuth2Server.OAuthError && !(error instanceof OAuth2Server.ServerError)) {
         const headers = response.headers as Record<string, string>;

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type Kysely } from 'kysely';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { KeyRing } from '../../core/crypto/key-ring.js';
 import type { OAuthServerDb } from './entities/index.js';
 import { ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX, sha256 } from './secrets.js';
 import { Batcher } from './batcher.js';
@@ -46,6 +48,27 @@ export interface NewTokenRow {
   scopes: string[];
 }
 
+/** The pair a rotation stored, answered again to the same client inside the grace window (decision 0028). */
+export interface GracePair {
+  accessToken: string;
+  accessExpiresAt: Date;
+  refreshToken: string;
+  refreshExpiresAt: Date | null;
+  userId: string | null;
+  grantId: string | null;
+  codeId: string | null;
+  familyId: string;
+  scopes: string[];
+}
+
+interface RotationCall {
+  presented: string;
+  row: NewTokenRow;
+  id: string;
+  /** The new pair sealed for the grace window (null when the window is 0). */
+  sealed: string | null;
+}
+
 interface AccessRow {
   id: string;
   client_row: string;
@@ -79,13 +102,22 @@ export class TokenStore {
    */
   private readonly inserts = new Batcher<NewTokenRow & { id: string }, void>((rows) => this.insertRows(rows));
   /** Refresh rotations of concurrent requests as one statement and one commit (see rotate). */
-  private readonly rotations = new Batcher<{ presented: string; row: NewTokenRow; id: string }, boolean>((calls) => this.rotateRows(calls));
+  private readonly rotations = new Batcher<RotationCall, boolean>((calls) => this.rotateRows(calls));
   /** Refresh-token lookups of concurrent requests as one statement. */
   private readonly refreshLookups = new Batcher<string, AccessRow | undefined>((hashes) => this.refreshRows(hashes));
   /** Access-token lookups of concurrent requests as one `where access_token_hash in (...)` statement. */
   private readonly accessLookups = new Batcher<string, AccessRow | undefined>((hashes) => this.accessRows(hashes));
 
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly em: EntityManager,
+    private readonly keyRing: KeyRing,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** The sealed pair is bound to the row that holds it (AES-GCM associated data). */
+  private sealAad(successorId: string) {
+    return `oauth_tokens:${successorId}:successor_pair`;
+  }
 
   private get db() {
     return this.em.getConnection();
@@ -229,7 +261,68 @@ export class TokenStore {
    * (revokeTokens below), so the new pair never outlives its family, code or grant.
    */
   rotate(presented: string, row: NewTokenRow): Promise<boolean> {
-    return this.rotations.add({ presented, row, id: randomUUID() });
+    const id = randomUUID();
+    // Sealed before the statement, so the spend, the new pair and its sealed copy are one commit.
+    const sealed =
+      this.config.oauth.refreshGraceSeconds > 0 && row.refreshToken
+        ? this.keyRing.encrypt(JSON.stringify({ a: row.accessToken, r: row.refreshToken }), this.sealAad(id))
+        : null;
+    return this.rotations.add({ presented, row, id, sealed });
+  }
+
+  /**
+   * Decision 0028: the pair that replaced `presented`, when the same client presents the spent
+   * token again inside the grace window and that pair is still unspent and unrevoked (its family
+   * too: a revocation revokes the spent row as well). Null otherwise: then it is a reuse.
+   */
+  async gracePair(presented: string, clientRowId: string): Promise<GracePair | null> {
+    const seconds = this.config.oauth.refreshGraceSeconds;
+    if (seconds <= 0 || !presented.startsWith(REFRESH_TOKEN_PREFIX) || presented.length > 200) return null;
+    const row = await this.pool
+      .selectFrom('oauth_tokens as p')
+      .innerJoin('oauth_tokens as s', 's.id', 'p.successor_id')
+      .innerJoin('oauth_clients as c', (join) => join.onRef('c.id', '=', 's.client_id').on('c.active', '=', true))
+      .select(['s.id', 'p.successor_sealed', 's.access_expires_at', 's.refresh_expires_at', 's.user_id', 's.grant_id', 's.code_id', 's.family_id', 's.scopes'])
+      .where('p.refresh_token_hash', '=', sha256(presented))
+      .where('p.client_id', '=', clientRowId)
+      .where('p.revoked_at', 'is', null)
+      .where('p.successor_sealed', 'is not', null)
+      .where('p.refresh_used_at', '>', sql<Date>`now() - make_interval(secs => ${seconds})`)
+      .where('s.revoked_at', 'is', null)
+      .where('s.refresh_used_at', 'is', null)
+      .where('s.refresh_expires_at', '>', sql<Date>`now()`)
+      .executeTakeFirst();
+    if (!row) return null;
+    let pair: { a: string; r: string };
+    try {
+      pair = JSON.parse(this.keyRing.decrypt(row.successor_sealed!, this.sealAad(row.id))) as { a: string; r: string };
+    } catch (error) {
+      // Sealed under a key this process lacks (ENCRYPTION_KEYS differ between processes): no grace.
+      this.logger.warn({ err: error, tokenId: row.id }, 'Could not open the sealed successor pair of a spent refresh token');
+      return null;
+    }
+    return {
+      accessToken: pair.a,
+      accessExpiresAt: new Date(row.access_expires_at),
+      refreshToken: pair.r,
+      refreshExpiresAt: row.refresh_expires_at ? new Date(row.refresh_expires_at) : null,
+      userId: row.user_id ?? null,
+      grantId: row.grant_id ?? null,
+      codeId: row.code_id ?? null,
+      familyId: row.family_id,
+      scopes: row.scopes,
+    };
+  }
+
+  /** Wipes the sealed successor pairs whose grace window is over (decision 0028); the worker runs it often. */
+  async wipeSealedSuccessors(): Promise<number> {
+    const result = await this.pool
+      .updateTable('oauth_tokens')
+      .set({ successor_sealed: null })
+      .where('successor_sealed', 'is not', null)
+      .where('refresh_used_at', '<', sql<Date>`now() - make_interval(secs => ${this.config.oauth.refreshGraceSeconds})`)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
   }
 
   /**
@@ -238,21 +331,23 @@ export class TokenStore {
    * instead of using the unique index). Two of them presenting
    * the same token join the same row: PostgreSQL updates it once, so only one new pair is stored.
    */
-  private async rotateRows(calls: { presented: string; row: NewTokenRow; id: string }[]): Promise<boolean[]> {
-    const column = <T>(pick: (call: { presented: string; row: NewTokenRow; id: string }) => T) => calls.map(pick);
+  private async rotateRows(calls: RotationCall[]): Promise<boolean[]> {
+    const column = <T>(pick: (call: RotationCall) => T) => calls.map(pick);
     const stored = await sql<{ id: string }>`with input as (select * from unnest(
         ${column((c) => sha256(c.presented))}::bpchar[], ${column((c) => c.id)}::uuid[], ${column((c) => sha256(c.row.accessToken))}::text[],
         ${column((c) => (c.row.refreshToken ? sha256(c.row.refreshToken) : null))}::text[], ${column((c) => c.row.accessExpiresAt)}::timestamptz[],
         ${column((c) => c.row.refreshExpiresAt ?? null)}::timestamptz[], ${column((c) => c.row.clientRowId)}::uuid[],
         ${column((c) => c.row.userId)}::uuid[], ${column((c) => c.row.grantId)}::uuid[], ${column((c) => c.row.codeId)}::uuid[],
-        ${column((c) => c.row.familyId)}::uuid[], ${column((c) => JSON.stringify(c.row.scopes))}::text[])
-        as i(presented, id, access_hash, refresh_hash, access_expires, refresh_expires, client_id, user_id, grant_id, code_id, family_id, scopes)),
-      spent as (update oauth_tokens t set refresh_used_at = now() from input i
+        ${column((c) => c.row.familyId)}::uuid[], ${column((c) => JSON.stringify(c.row.scopes))}::text[], ${column((c) => c.sealed)}::text[])
+        as i(presented, id, access_hash, refresh_hash, access_expires, refresh_expires, client_id, user_id, grant_id, code_id, family_id, scopes, sealed)),
+      spent as (update oauth_tokens t set refresh_used_at = now(), successor_id = i.id, successor_sealed = i.sealed from input i
         where t.refresh_token_hash = i.presented and t.refresh_used_at is null and t.revoked_at is null returning i.*)
       insert into oauth_tokens (id, created_at, updated_at, access_token_hash, refresh_token_hash, access_expires_at, refresh_expires_at,
         client_id, user_id, grant_id, code_id, family_id, scopes)
       select id, now(), now(), access_hash, refresh_hash, access_expires, refresh_expires, client_id, user_id, grant_id, code_id, family_id, scopes::jsonb
       from spent returning id`.execute(this.pool);
+    // Tests only: the worst moment to die, everything committed and nothing answered (test/oauth-refresh-crash.test.ts).
+    if (this.config.testHooks.killAfterRefreshRotation) process.kill(process.pid, 'SIGKILL');
     const winners = new Set(stored.rows.map((row) => row.id));
     return calls.map((call) => winners.has(call.id));
   }
@@ -278,7 +373,7 @@ export class TokenStore {
     for (let pass = 0; pass < 2; pass++) {
       const rows = await this.pool
         .updateTable('oauth_tokens')
-        .set({ revoked_at: sql<Date>`now()`, revoked_reason: reason })
+        .set({ revoked_at: sql<Date>`now()`, revoked_reason: reason, successor_sealed: null })
         .where(column, '=', value)
         .where('revoked_at', 'is', null)
         .returning('id')
@@ -293,7 +388,11 @@ export class TokenStore {
   }
 
   async revokeById(id: string, reason: RevokeReason): Promise<void> {
-    await this.db.execute('update oauth_tokens set revoked_at = now(), revoked_reason = ? where id = ? and revoked_at is null', [reason, id], 'run');
+    await this.db.execute(
+      'update oauth_tokens set revoked_at = now(), revoked_reason = ?, successor_sealed = null where id = ? and revoked_at is null',
+      [reason, id],
+      'run',
+    );
   }
 
   async revokeFromCode(codeId: string): Promise<number> {

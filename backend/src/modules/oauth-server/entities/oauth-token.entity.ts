@@ -14,6 +14,10 @@ import { OAuthGrant } from './oauth-grant.entity.js';
 @Index({ properties: ['familyId'] })
 @Index({ properties: ['grant'] })
 @Index({ properties: ['codeId'] })
+@Index({
+  name: 'oauth_tokens_successor_sealed_index',
+  expression: 'create index "oauth_tokens_successor_sealed_index" on "oauth_tokens" ("refresh_used_at") where "successor_sealed" is not null',
+})
 export class OAuthToken extends BaseEntity {
   /** The table's name for the typed query builder (em.getKysely): types only, never set. */
   declare [EntityName]?: 'oauth_tokens';
@@ -55,6 +59,17 @@ export class OAuthToken extends BaseEntity {
   /** Set once, atomically, when the refresh token is exchanged. */
   @Property({ type: 'timestamptz', nullable: true })
   refreshUsedAt?: Date | null;
+
+  /** The row whose pair replaced this refresh token: set by the rotation that spent it. */
+  @Property({ type: 'uuid', nullable: true })
+  successorId?: string | null;
+
+  /**
+   * That pair (access and refresh token) sealed with the key ring, so the same client retrying
+   * this token inside the grace window gets it again (decision 0028); wiped once the window is over.
+   */
+  @Property({ type: 'text', nullable: true })
+  successorSealed?: string | null;
 
   @Property({ type: 'timestamptz', nullable: true })
   revokedAt?: Date | null;
