@@ -60,6 +60,9 @@ for (const language of LANGUAGES) {
         await expect(rows.first()).toBeVisible();
         await expect(page.getByTestId(table)).toHaveAttribute('data-pinned-actions', 'true');
         const actions = rows.first().locator('td').last();
+        // The list may re-render once more after its first rows show: wait for the cell to settle.
+        await expect(actions).toBeVisible();
+        await expect(actions.getByRole('button').first()).toBeInViewport();
         const box = await actions.boundingBox();
         // Reachable without scrolling the table: inside the 360 px viewport.
         expect(box!.x).toBeGreaterThanOrEqual(0);
