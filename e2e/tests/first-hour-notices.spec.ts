@@ -132,7 +132,6 @@ test('Salud shows the queue prefix in use', async ({ page }) => {
 
 for (const [language, country] of LANGUAGES) {
   test(`screenshots of the changed screens (${language})`, async ({ page }) => {
-    test.skip(!SHOTS, 'set FIRST_HOUR_SHOTS_DIR to take them');
     await useLanguage(page, country);
     await page.goto('/?next=%2Fdashboard');
     await shoot(page, `${language}-landing-sign-in-required`, page.getByTestId('sign-in-required'));
