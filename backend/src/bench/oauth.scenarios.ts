@@ -26,7 +26,7 @@ const REDIRECT_URI = 'http://127.0.0.1:7777/callback';
 const GRANT_SCOPES = ['read', 'service:github'];
 const FORM = 'application/x-www-form-urlencoded';
 /** Refresh tokens seeded per second of load (warm-up + measured), far above what 2 cores reach. */
-const REFRESH_TOKENS_PER_SECOND = 10_000;
+const REFRESH_TOKENS_PER_SECOND = 20_000;
 const MIN_REFRESH_TOKENS = 20_000;
 
 const sha256Hex = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -407,11 +407,22 @@ const proxyScenario: Scenario<ProxyState> = {
       const catalog = (await call(ctx.appUrl, '/api/external-services/all', { headers: admin })) as unknown as Json[];
       const github = catalog.find((service) => service.service_name === 'github');
       if (!github) throw new Error('no github row in the catalog');
+      // The app runs as in production, which refuses plain-http service URLs (decision 0026), and the
+      // stand-in is plain http on loopback: the row goes through the admin API with https
+      // placeholders (so its secret is sealed as the app seals it), then its URL columns point at the
+      // stand-in in SQL, and the bench waits out the catalog's one-second per-process copy.
+      const urlFields = ['base_url', 'auth_url', 'token_url', 'user_url', 'revoke_url', 'redirect_url', 'account_url'] as const;
+      const placeholders = Object.fromEntries(urlFields.map((field) => [field, row[field] ? `https://standin.invalid/${field}` : row[field]]));
       await call(ctx.appUrl, `/api/external-services/${github.id as string}`, {
         method: 'PUT',
         headers: { ...admin, 'content-type': 'application/json' },
-        body: JSON.stringify(row),
+        body: JSON.stringify({ ...row, ...placeholders }),
       });
+      await ctx.db.query(`update external_services set ${urlFields.map((field, index) => `${field} = $${index + 2}`).join(', ')} where id = $1`, [
+        github.id,
+        ...urlFields.map((field) => (row[field] as string | null | undefined) || null),
+      ]);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
       // The person connects GitHub: the app's auth URL, the stand-in's consent, the app's callback.
       // followAuthorize (@life/test-support, a dev-only dependency of the bench): what a person's click does.
       const { followAuthorize } = await import('@life/test-support/standins/services');
