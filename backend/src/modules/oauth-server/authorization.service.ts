@@ -2,19 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EventBus, QueryBus } from '@nestjs/cqrs';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { AppGrant, ConsentDecision, ConsentInfo, Language } from '@life/contracts';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { AppError } from '../../core/http/app-error.js';
 import { SessionStartQuery } from '../auth/public/queries.js';
 import { ConsentDeniedEvent, ConsentGivenEvent, GrantRevokedEvent } from './public/events.js';
-import { ClientsService, redirectUriMatches } from './clients.service.js';
+import { ClientsService, redirectUriForbidden, redirectUriMatches } from './clients.service.js';
 import type { OAuthServerDb } from './entities/index.js';
 import type { ClientRecord } from './client-cache.js';
 import { OAuthGrant } from './entities/oauth-grant.entity.js';
 import { OAuthProtocolError } from './oauth.errors.js';
-import { readParams } from './params.js';
+import { checkFormats, readParams, type ParamFormat } from './params.js';
 import { describeScopes, parseScope } from './scopes.js';
 import { CODE_PREFIX, newSecret, sha256 } from './secrets.js';
 import { TokenStore } from './token-store.service.js';
@@ -37,6 +37,20 @@ const AUTHORIZE_PARAMS = [
   'prompt',
   'response_mode',
 ] as const;
+
+/** The character rules of each parameter (RFC 6749 Appendix A, RFC 7636 §4.1): what the library would check halfway through. */
+const AUTHORIZE_FORMATS: Readonly<Record<string, ParamFormat>> = {
+  client_id: 'vschar',
+  redirect_uri: 'uri',
+  response_type: 'vschar',
+  scope: 'nqschar',
+  state: 'vschar',
+  code_challenge: 'pkce',
+  code_challenge_method: 'vschar',
+  nonce: 'vschar',
+  prompt: 'nqschar',
+  response_mode: 'vschar',
+};
 
 /** A checked authorization request: everything needed to ask for consent or to issue a code. */
 export interface AuthorizationRequest {
@@ -79,9 +93,13 @@ export class AuthorizationService {
     return this.config.appUrl;
   }
 
-  /** Every check of an authorization request; errors are JSON for the page, never a redirect. */
+  /**
+   * Every check of an authorization request; errors are JSON for the page, never a redirect.
+   * Whatever passes here can be issued a code: `decide` stores nothing before this has run.
+   */
   async check(source: unknown): Promise<AuthorizationRequest> {
     const p = readParams(source, AUTHORIZE_PARAMS);
+    checkFormats(p, AUTHORIZE_FORMATS);
     if (!p.client_id) throw new OAuthProtocolError('invalid_request', msg('oauth.clientIdMissing'));
     const client = await this.clients.findActive(p.client_id);
     if (!client) throw new OAuthProtocolError('invalid_client', msg('oauth.unknownClient'), 400);
@@ -90,6 +108,8 @@ export class AuthorizationService {
       throw new OAuthProtocolError('invalid_request', msg('oauth.redirectUriMissing'));
     }
     const redirectUri = p.redirect_uri ?? client.redirectUris[0]!;
+    // RFC 6749 §3.1.2: no fragment (nor credentials), whether asked for or registered long ago.
+    if (redirectUriForbidden(redirectUri)) throw new OAuthProtocolError('invalid_request', msg('oauth.redirectUriFragment'));
     if (!redirectUriMatches(client.redirectUris, redirectUri)) {
       throw new OAuthProtocolError('invalid_request', msg('oauth.redirectUriMismatch'));
     }
@@ -109,7 +129,6 @@ export class AuthorizationService {
       if ((p.code_challenge_method ?? 'plain') !== 'S256') {
         throw new OAuthProtocolError('invalid_request', msg('oauth.pkceS256Only'));
       }
-      if (!/^[A-Za-z0-9._~-]{43,128}$/.test(p.code_challenge)) throw new OAuthProtocolError('invalid_request', 'code_challenge no es válido.');
     } else if (p.code_challenge_method) {
       throw new OAuthProtocolError('invalid_request', msg('oauth.codeChallengeMissing'));
     } else if (client.clientType === 'public') {
@@ -150,10 +169,15 @@ export class AuthorizationService {
         }),
       };
     }
-    const grantId = await this.remember(user.id, request.client, request.scopes);
-    await this.events.publish(new ConsentGivenEvent(request.client.clientId, request.scopes, grantId));
     const authTime = await this.sessionStart(user.sessionId);
-    const location = await this.issueCode(request, { id: user.id, grantId, authTime });
+    // The grant and its code commit together or not at all, and the audit log hears of the
+    // consent only once the code exists: a failure leaves nothing behind.
+    const { grantId, location } = await this.em.fork().transactional(async (tx) => {
+      const db = tx.getKysely<OAuthServerDb>();
+      const grantId = await this.remember(db, user.id, request.client, request.scopes);
+      return { grantId, location: await this.issueCode(db, request, { id: user.id, grantId, authTime }) };
+    });
+    await this.events.publish(new ConsentGivenEvent(request.client.clientId, request.scopes, grantId));
     const url = new URL(location);
     url.searchParams.set('iss', this.issuer); // RFC 9207
     return { redirect_to: url.toString() };
@@ -164,8 +188,8 @@ export class AuthorizationService {
   }
 
   /** The grant for this person and app now covers these scopes (added to what it had, unless it was revoked). */
-  private async remember(userId: string, client: ClientRecord, scopes: string[]): Promise<string> {
-    const row = await this.db
+  private async remember(db: Kysely<OAuthServerDb>, userId: string, client: ClientRecord, scopes: string[]): Promise<string> {
+    const row = await db
       .insertInto('oauth_grants')
       .values({
         id: randomUUID(),
@@ -196,8 +220,7 @@ export class AuthorizationService {
     return row.id;
   }
 
-  private async issueCode(request: AuthorizationRequest, subject: { id: string; grantId: string; authTime: Date }): Promise<string> {
-    const db = this.db;
+  private async issueCode(db: Kysely<OAuthServerDb>, request: AuthorizationRequest, subject: { id: string; grantId: string; authTime: Date }): Promise<string> {
     const client = request.client;
     const server = new OAuth2Server({
       allowEmptyState: true,
@@ -240,7 +263,17 @@ export class AuthorizationService {
     };
     const req = new OAuth2Server.Request({ method: 'POST', headers: { 'content-type': 'application/json' }, query: {}, body });
     const res = new OAuth2Server.Response({ headers: {} });
-    await server.authorize(req, res, { authenticateHandler: { handle: () => subject } });
+    try {
+      await server.authorize(req, res, { authenticateHandler: { handle: () => subject } });
+    } catch (error) {
+      // `check` applies every rule the library does, so this is not expected; should a rule be
+      // missed, it is the request's fault (a 400), and the transaction takes the grant back.
+      if (error instanceof OAuth2Server.OAuthError && !(error instanceof OAuth2Server.ServerError)) {
+        this.logger.warn({ error: error.message }, 'The library refused a checked authorization request');
+        throw new OAuthProtocolError('invalid_request', msg('oauth.codeNotIssued'));
+      }
+      throw (error as { inner?: unknown }).inner ?? error;
+    }
     const location = res.get('location') as string | undefined;
     if (!location) throw new AppError(500, 'internal_error', msg('oauth.codeNotIssued'));
     return location;

@@ -1,14 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
-import {
-  DEFAULT_CLIENT_SCOPES,
-  isLoopbackHost,
-  type CreateOAuthClient,
-  type OAuthClientView,
-  type OAuthClientWithSecret,
-  type UpdateOAuthClient,
-} from '@life/contracts';
+import { DEFAULT_CLIENT_SCOPES, type CreateOAuthClient, type OAuthClientView, type OAuthClientWithSecret, type UpdateOAuthClient } from '@life/contracts';
 import { AppError } from '../../core/http/app-error.js';
 import { ClientCache, type ClientRecord } from './client-cache.js';
 import { OAuthClient } from './entities/oauth-client.entity.js';
@@ -38,30 +31,42 @@ export function toClientView(client: OAuthClient): OAuthClientView {
   };
 }
 
+/** An IP loopback redirect URI (RFC 8252 §7.3) split at its port: `http://127.0.0.1` or `http://[::1]`, the port, the rest. */
+const LOOPBACK = /^(http:\/\/(?:127\.0\.0\.1|\[::1\]))(?::(\d{1,5}))?([/?][\x21-\x7e]*)?$/;
+
+/** The loopback URI without its port, or undefined when it is not one (or its port is not a port). */
+function withoutPort(uri: string): string | undefined {
+  const match = LOOPBACK.exec(uri);
+  if (!match) return undefined;
+  if (match[2] !== undefined && (Number(match[2]) < 1 || Number(match[2]) > 65535)) return undefined;
+  return `${match[1]}${match[3] ?? ''}`;
+}
+
 /**
- * RFC 9700 §4.1.3 / RFC 8252 §7.3: exact string match, except that a loopback IP redirect
- * may use any port (native apps pick a free port at run time).
+ * RFC 6749 §3.1.2: a redirection endpoint has no fragment; and credentials in it
+ * (`https://user:pass@host`) have no place in a redirect either. Registered or requested.
  */
-export function redirectUriMatches(registered: readonly string[], requested: string): boolean {
-  if (registered.includes(requested)) return true;
-  let asked: URL;
+export function redirectUriForbidden(uri: string): boolean {
+  if (uri.includes('#')) return true;
   try {
-    asked = new URL(requested);
+    const url = new URL(uri);
+    return !!(url.username || url.password);
   } catch {
     return false;
   }
-  if (asked.protocol !== 'http:' || !isLoopbackHost(asked.hostname) || asked.hostname === 'localhost') return false;
-  return registered.some((candidate) => {
-    const known = new URL(candidate);
-    return (
-      known.protocol === 'http:' &&
-      known.hostname === asked.hostname &&
-      known.pathname === asked.pathname &&
-      known.search === asked.search &&
-      !asked.username &&
-      !asked.password
-    );
-  });
+}
+
+/**
+ * RFC 9700 §4.1.3 / RFC 8252 §7.3: exact string match, except that a loopback IP redirect
+ * may use any port (native apps pick a free port at run time): everything but the port is
+ * still compared as a string, character for character (no URL normalisation: `/a/../cb` is
+ * not `/cb`). `localhost` gets no such leeway (RFC 8252 §8.3).
+ */
+export function redirectUriMatches(registered: readonly string[], requested: string): boolean {
+  if (redirectUriForbidden(requested)) return false;
+  if (registered.includes(requested)) return true;
+  const asked = withoutPort(requested);
+  return asked !== undefined && registered.some((candidate) => withoutPort(candidate) === asked);
 }
 
 const uniqueUris = (input: { redirect_uri?: string; redirect_uris?: string[] }): string[] | undefined => {
