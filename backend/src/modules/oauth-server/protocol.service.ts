@@ -5,7 +5,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { ClientsService } from './clients.service.js';
 import type { ClientRecord } from './client-cache.js';
 import { OAuthProtocolError, invalidToken, insufficientScope } from './oauth.errors.js';
-import { basicCredentials, readParams } from './params.js';
+import { checkFormats, clientCredentials, readParams, type ParamFormat } from './params.js';
 import { grantsEmail, grantsUsername } from './scopes.js';
 import { ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX } from './secrets.js';
 import { TokenStore, type AccessTokenInfo } from './token-store.service.js';
@@ -13,6 +13,9 @@ import { msg } from '../../core/i18n/messages.js';
 import { PersonProfileQuery } from '../users/public/queries.js';
 
 const CLIENT_FAILED = msg('oauth.invalidClient');
+const TOKEN_OP_PARAMS = ['token', 'token_type_hint', 'client_id', 'client_secret'];
+/** RFC 7009 / 7662 parameters in the characters RFC 6749 Appendix A allows them. */
+const TOKEN_OP_FORMATS: Readonly<Record<string, ParamFormat>> = { token: 'vschar', token_type_hint: 'vschar', client_id: 'vschar', client_secret: 'vschar' };
 
 /**
  * Revocation (RFC 7009), introspection (RFC 7662), userinfo and the discovery documents
@@ -38,13 +41,8 @@ export class ProtocolService {
     body: Record<string, string | undefined>,
     options: { allowPublic: boolean },
   ): Promise<ClientRecord> {
-    const basic = basicCredentials(authorization);
-    if (authorization && !basic) throw new OAuthProtocolError('invalid_client', CLIENT_FAILED, 401, { 'www-authenticate': 'Basic realm="life"' });
-    if (basic && (body.client_id || body.client_secret)) {
-      throw new OAuthProtocolError('invalid_request', msg('oauth.multipleClientAuth'));
-    }
-    const id = basic?.id ?? body.client_id;
-    const secret = basic?.secret ?? body.client_secret;
+    const { id, secret, basic } = clientCredentials(authorization, body);
+    checkFormats({ client_id: id || undefined, client_secret: secret || undefined }, TOKEN_OP_FORMATS);
     if (!id) throw new OAuthProtocolError('invalid_client', CLIENT_FAILED, 401);
     const client = await this.clients.authenticate(id, secret || undefined);
     if (!client || (!options.allowPublic && client.clientType === 'public')) {
@@ -58,7 +56,8 @@ export class ProtocolService {
    * oracle). A refresh token takes its whole family with it; an access token goes alone.
    */
   async revoke(authorization: string | undefined, source: unknown): Promise<void> {
-    const p = readParams(source, ['token', 'token_type_hint', 'client_id', 'client_secret']);
+    const p = readParams(source, TOKEN_OP_PARAMS);
+    checkFormats(p, TOKEN_OP_FORMATS);
     const client = await this.authenticateClient(authorization, p, { allowPublic: true });
     if (!p.token) throw new OAuthProtocolError('invalid_request', msg('oauth.tokenParamMissing'));
     if (p.token.startsWith(REFRESH_TOKEN_PREFIX)) {
@@ -72,7 +71,8 @@ export class ProtocolService {
 
   /** RFC 7662, for confidential clients about their own tokens; anything else is `active: false`. */
   async introspect(authorization: string | undefined, source: unknown): Promise<Record<string, unknown>> {
-    const p = readParams(source, ['token', 'token_type_hint', 'client_id', 'client_secret']);
+    const p = readParams(source, TOKEN_OP_PARAMS);
+    checkFormats(p, TOKEN_OP_FORMATS);
     const client = await this.authenticateClient(authorization, p, { allowPublic: false });
     if (!p.token) throw new OAuthProtocolError('invalid_request', msg('oauth.tokenParamMissing'));
     const base = { iss: this.config.appUrl, client_id: client.clientId, aud: client.clientId };

@@ -12,11 +12,12 @@ import { ClientsService } from './clients.service.js';
 import type { OAuthServerDb } from './entities/index.js';
 import type { ClientRecord } from './client-cache.js';
 import { OAuthProtocolError, type OAuthErrorCode } from './oauth.errors.js';
-import { basicCredentials, readParams } from './params.js';
+import { basicCredentials, checkFormats, clientCredentials, readParams, type ParamFormat } from './params.js';
 import { grantsEmail, grantsUsername } from './scopes.js';
 import { ACCESS_TOKEN_PREFIX, CODE_PREFIX, newSecret, REFRESH_TOKEN_PREFIX, sha256 } from './secrets.js';
 import { SigningKeysService } from './signing-keys.service.js';
 import { TokenStore, type GracePair } from './token-store.service.js';
+import { msg } from '../../core/i18n/messages.js';
 
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
 export const REFRESH_TOKEN_LIFETIME_SECONDS = 30 * 24 * 3600;
@@ -24,6 +25,19 @@ export const ID_TOKEN_LIFETIME_SECONDS = 3600;
 
 const TOKEN_PARAMS = ['grant_type', 'code', 'redirect_uri', 'code_verifier', 'refresh_token', 'scope', 'client_id', 'client_secret'];
 const SUPPORTED_GRANTS = ['authorization_code', 'refresh_token', 'client_credentials'];
+/** The library's own rules for these (RFC 6749 Appendix A, RFC 7636 §4.1), checked before it runs. */
+const TOKEN_FORMATS: Readonly<Record<string, ParamFormat>> = {
+  grant_type: 'vschar',
+  code: 'vschar',
+  redirect_uri: 'uri',
+  code_verifier: 'pkce',
+  refresh_token: 'vschar',
+  scope: 'nqschar',
+  client_id: 'vschar',
+  client_secret: 'vschar',
+};
+/** RFC 6749 §5.1 and OpenID Connect Core §3.1.3.3: the members of a token answer, and no others. */
+export const TOKEN_ANSWER_MEMBERS = ['access_token', 'token_type', 'expires_in', 'refresh_token', 'scope', 'id_token'] as const;
 
 /** Who a token is for, carried through the library from the code or refresh token to saveToken. */
 interface Subject {
@@ -317,13 +331,17 @@ export class TokenEndpointService {
   /**
    * The request's parameters, checked before any rate limit counts it: each at most once and
    * printable, and a grant type we offer. RFC 9700 §2.4: no password grant (the library knows
-   * it; we never offer it). Implicit has no token request.
+   * it; we never offer it). Implicit has no token request. One client authentication method
+   * (RFC 6749 §2.3), and Basic credentials in the same characters as the body's.
    */
-  checkRequest(body: unknown): void {
+  checkRequest(body: unknown, authorization?: string): void {
     const p = readParams(body, TOKEN_PARAMS);
+    checkFormats(p, TOKEN_FORMATS);
     if (p.grant_type && !SUPPORTED_GRANTS.includes(p.grant_type)) {
-      throw new OAuthProtocolError('unsupported_grant_type', `grant_type ${p.grant_type.slice(0, 60)} no está admitido.`);
+      throw new OAuthProtocolError('unsupported_grant_type', msg('oauth.grantTypeUnsupported', { grantType: p.grant_type.slice(0, 60) }));
     }
+    const credentials = clientCredentials(authorization, p);
+    if (credentials.basic) checkFormats({ client_id: credentials.id || undefined, client_secret: credentials.secret || undefined }, TOKEN_FORMATS);
   }
 
   /** Runs the library's token handler on a parsed form body; protocol errors become OAuthProtocolError. */
@@ -341,13 +359,19 @@ export class TokenEndpointService {
     } catch (error) {
       if (error instanceof OAuth2Server.OAuthError && !(error instanceof OAuth2Server.ServerError)) {
         const headers = response.headers as Record<string, string>;
-        throw new OAuthProtocolError(error.name as OAuthErrorCode, error.message, error.code, {
+        // A failed client authentication in the person's language, as at revocation and introspection.
+        const text = error.name === 'invalid_client' ? msg('oauth.invalidClient') : error.message;
+        throw new OAuthProtocolError(error.name as OAuthErrorCode, text, error.code, {
           ...(headers['www-authenticate'] ? { 'www-authenticate': headers['www-authenticate'] } : {}),
           'cache-control': 'no-store',
         });
       }
       throw (error as { inner?: unknown }).inner ?? error;
     }
-    return { status: 200, body: response.body as Record<string, unknown>, headers: response.headers as Record<string, string> };
+    // The library adds every extra attribute of the saved token to the answer (the spent code
+    // among them): only the RFC's members go out.
+    const answer = response.body as Record<string, unknown>;
+    const body = Object.fromEntries(TOKEN_ANSWER_MEMBERS.filter((name) => answer[name] !== undefined).map((name) => [name, answer[name]]));
+    return { status: 200, body, headers: response.headers as Record<string, string> };
   }
 }

@@ -35,7 +35,7 @@ export class IssueTokenHandler implements ICommandHandler<IssueTokenCommand> {
     private readonly limits: TokenEndpointLimits,
   ) {}
   async execute({ call }: IssueTokenCommand): Promise<Record<string, unknown>> {
-    this.tokens.checkRequest(call.body);
+    this.tokens.checkRequest(call.body, call.headers.authorization);
     const answer = await this.limits.guarded(call, () => this.tokens.handle({ headers: call.headers, body: call.body }));
     return answer.body;
   }
