@@ -1,5 +1,5 @@
 import { AppError } from '../../core/http/app-error.js';
-import { msg, render, type Text } from '../../core/i18n/messages.js';
+import { msg, type Text } from '../../core/i18n/messages.js';
 
 /** RFC 6749 / 7009 / 7662 / 6750 error codes this server answers with. */
 export type OAuthErrorCode =
@@ -30,17 +30,22 @@ export class OAuthProtocolError extends AppError {
   }
 }
 
-/** RFC 6750 §3: a protected resource names the problem in WWW-Authenticate. */
-export function bearerChallenge(code: 'invalid_token' | 'insufficient_scope' | 'invalid_request', message: Text, scope?: string): Record<string, string> {
-  const parts = [`Bearer realm="life"`, `error="${code}"`, `error_description="${render(message).replace(/["\\]/g, '')}"`];
-  if (scope) parts.push(`scope="${scope}"`);
+/**
+ * RFC 6750 §3: a protected resource names the problem in WWW-Authenticate. A header is ASCII
+ * (RFC 9110 §5.5; error_description is limited to %x20-21 / %x23-5B / %x5D-7E by RFC 6750 §3),
+ * so it carries the error code and, for insufficient_scope, the scope; the sentence, in the
+ * person's language, is in the JSON body (`message`, `error_description`).
+ */
+export function bearerChallenge(code: 'invalid_token' | 'insufficient_scope' | 'invalid_request', scope?: string): Record<string, string> {
+  const parts = [`Bearer realm="life"`, `error="${code}"`];
+  if (scope && /^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/.test(scope)) parts.push(`scope="${scope}"`);
   return { 'www-authenticate': parts.join(', ') };
 }
 
 export const invalidToken = (message = msg('oauth.invalidAccessToken')) =>
-  new OAuthProtocolError('invalid_token', message, 401, bearerChallenge('invalid_token', message));
+  new OAuthProtocolError('invalid_token', message, 401, bearerChallenge('invalid_token'));
 
 export const insufficientScope = (scope: string) => {
   const message = msg('oauth.insufficientScope', { scope });
-  return new OAuthProtocolError('insufficient_scope', message, 403, bearerChallenge('insufficient_scope', message, scope));
+  return new OAuthProtocolError('insufficient_scope', message, 403, bearerChallenge('insufficient_scope', scope));
 };
