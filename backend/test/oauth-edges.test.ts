@@ -157,6 +157,30 @@ describe('authorization server edges (real PostgreSQL + Redis)', () => {
       expect(await traces(app)).toEqual({ grants: 1, codes: 1, audit: 1 });
     });
 
+    it('takes the grant back when the code cannot be stored, and tells the audit log nothing', async () => {
+      const app = await createClient();
+      // PostgreSQL itself refuses this app's codes: the failure comes after the grant's statement.
+      const row = (await t.db.query<{ id: string }>('select id from oauth_clients where client_id = $1', [app.client_id])).rows[0]!.id;
+      await t.db.query(`
+        create function edges_refuse_code() returns trigger language plpgsql as $$
+        begin raise exception 'no code for this app'; end $$`);
+      await t.db.query(
+        `create trigger edges_refuse_code before insert on oauth_codes for each row when (new.client_id = '${row}') execute function edges_refuse_code()`,
+      );
+      try {
+        const response = await authorizePost({ client_id: app.client_id, redirect_uri: REDIRECT, scope: 'openid', state: 's' });
+        expect(response.status).toBeGreaterThanOrEqual(500);
+        expect((await json(response)).redirect_to).toBeUndefined();
+      } finally {
+        await t.db.query('drop trigger edges_refuse_code on oauth_codes');
+        await t.db.query('drop function edges_refuse_code');
+      }
+      expect(await traces(app)).toMatchObject({ grants: 0, codes: 0 });
+      await codeFor(app);
+      expect(await auditRowsOf(app, 1)).toBe(1);
+      expect(await traces(app)).toEqual({ grants: 1, codes: 1, audit: 1 });
+    });
+
     it('still issues a code with every parameter at its edge (500-character state and nonce, a 128-character challenge)', async () => {
       const app = await createClient({ client_type: 'public' });
       const longVerifier = 'v'.repeat(128);
