@@ -99,7 +99,8 @@ export class AuthorizationService {
    */
   async check(source: unknown): Promise<AuthorizationRequest> {
     const p = readParams(source, AUTHORIZE_PARAMS);
-    checkFormats(p, AUTHORIZE_FORMATS);
+    // The client and its redirect URI first (an unknown app is the clearest answer), then the rest.
+    checkFormats({ client_id: p.client_id, redirect_uri: p.redirect_uri }, AUTHORIZE_FORMATS);
     if (!p.client_id) throw new OAuthProtocolError('invalid_request', msg('oauth.clientIdMissing'));
     const client = await this.clients.findActive(p.client_id);
     if (!client) throw new OAuthProtocolError('invalid_client', msg('oauth.unknownClient'), 400);
@@ -113,6 +114,7 @@ export class AuthorizationService {
     if (!redirectUriMatches(client.redirectUris, redirectUri)) {
       throw new OAuthProtocolError('invalid_request', msg('oauth.redirectUriMismatch'));
     }
+    checkFormats(p, AUTHORIZE_FORMATS);
     // Only the code flow (RFC 9700 §2.1.2: no implicit grant). The spec's Autorizar omits response_type.
     if ((p.response_type ?? 'code') !== 'code') {
       throw new OAuthProtocolError('unsupported_response_type', msg('oauth.responseTypeCodeOnly'));

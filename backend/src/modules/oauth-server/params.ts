@@ -63,8 +63,8 @@ export function checkFormats(p: Record<string, string | undefined>, formats: Rea
     const value = p[name];
     if (value === undefined || FORMATS[format].test(value)) continue;
     // Outside printable ASCII: the characters are the problem; otherwise the value's shape is.
-    const id = /[^\x20-\x7e]/.test(value) ? 'oauth.paramBadCharacters' : 'oauth.paramInvalid';
-    throw new OAuthProtocolError(name === 'scope' ? 'invalid_scope' : 'invalid_request', msg(id, { param: name }));
+    const text = /[^\x20-\x7e]/.test(value) ? msg('oauth.paramBadCharacters', { param: name }) : msg('oauth.paramInvalid', { param: name });
+    throw new OAuthProtocolError(name === 'scope' ? 'invalid_scope' : 'invalid_request', text);
   }
 }
 
