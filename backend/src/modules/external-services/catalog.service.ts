@@ -77,6 +77,17 @@ export function toServiceDto(
 }
 
 /**
+ * A catalog row as a person who is not an admin sees it: what the dashboard shows (name, type,
+ * description, status, scopes, URLs, connection state), without the admin's app configuration
+ * (issue 18, point 8c): no app id, no extra headers or authorization parameters (they may carry
+ * app keys or versions tied to the app), no API key header, and not even whether a secret or an
+ * API key is stored. The fields stay, empty, so the answer keeps its documented shape.
+ */
+export function withoutAppConfiguration(service: ExternalServiceDto): ExternalServiceDto {
+  return { ...service, app_id: null, app_secret: '', extra_auth_params: {}, extra_headers: {}, api_key_header: null, api_key: '' };
+}
+
+/**
  * The identity provider behind a login-type row: `<provider>login` (githublogin → github), or null
  * for any other row. Such a row is connected when the person signs in with that provider.
  */
