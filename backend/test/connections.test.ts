@@ -69,10 +69,13 @@ describe('connections: each provider family end to end (real PostgreSQL + Redis,
       expect(response.headers.get('cache-control')).toBe('no-store');
     }
     const cards = new Map((await list(person!)).map((card) => [card.service_name as string, card]));
+    const adminCards = new Map((await list(admin!)).map((card) => [card.service_name as string, card]));
     for (const service of SERVICES) {
       const card = cards.get(service.name)!;
       expect([service.name, card.connected, card.needs_reconnect, card.account_name]).toEqual([service.name, true, false, service.account]);
-      expect(card.app_secret).toBe('********');
+      // The app's configuration is the admin's business (decision 0032): the person's card says nothing of it.
+      expect([card.app_id, card.app_secret]).toEqual([null, '']);
+      expect(adminCards.get(service.name)!.app_secret).toBe('********');
     }
 
     const rows = await t.db.query<Json>(
