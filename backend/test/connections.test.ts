@@ -69,10 +69,13 @@ describe('connections: each provider family end to end (real PostgreSQL + Redis,
       expect(response.headers.get('cache-control')).toBe('no-store');
     }
     const cards = new Map((await list(person!)).map((card) => [card.service_name as string, card]));
+    const adminCards = new Map((await list(admin!)).map((card) => [card.service_name as string, card]));
     for (const service of SERVICES) {
       const card = cards.get(service.name)!;
       expect([service.name, card.connected, card.needs_reconnect, card.account_name]).toEqual([service.name, true, false, service.account]);
-      expect(card.app_secret).toBe('********');
+      // The app's configuration is the admin's business (decision 0032): the person's card says nothing of it.
+      expect([card.app_id, card.app_secret]).toEqual([null, '']);
+      expect(adminCards.get(service.name)!.app_secret).toBe('********');
     }
 
     const rows = await t.db.query<Json>(
@@ -228,20 +231,24 @@ describe('connections: each provider family end to end (real PostgreSQL + Redis,
       await expectError(await t.fetch('/api/external-services/github/auth', { method: 'POST' }), 401);
     });
 
-    it('a replayed state, someone else’s state, or a made-up one → 400, and the provider is not asked twice', async () => {
+    it('a replayed state, someone else’s state, or a made-up one → 400, the provider is not asked, and the rightful person still connects', async () => {
       const auth = await startAuth(user, 'wow');
       const target = await followAuthorize(((await auth.json()) as Json).auth_url as string);
       const battlenet = standIn('battlenet');
       const calls = battlenet.tokenCalls.length;
-      // Someone else presenting this person's code and state: refused, and the state is spent.
+      // Someone else presenting this person's code and state: refused, and the state is NOT spent.
       await expectError(await callback(other, 'wow', target.searchParams.toString()), 400, 'invalid_state');
-      await expectError(await callback(user, 'wow', target.searchParams.toString()), 400, 'invalid_state');
       await expectError(await callback(user, 'wow', 'code=abc&state=made-up-state'), 400, 'invalid_state');
       // A state issued for another service.
       const notionAuth = await startAuth(user, 'notion');
       const notionTarget = await followAuthorize(((await notionAuth.json()) as Json).auth_url as string);
       await expectError(await callback(user, 'wow', notionTarget.searchParams.toString()), 400, 'invalid_state');
       expect(battlenet.tokenCalls.length).toBe(calls);
+      // The person who started the connection still finishes it, once; a replay afterwards is refused.
+      expect((await callback(user, 'wow', target.searchParams.toString())).status).toBe(200);
+      await expectError(await callback(user, 'wow', target.searchParams.toString()), 400, 'invalid_state');
+      expect(battlenet.tokenCalls.length).toBe(calls + 1);
+      await t.fetch('/api/external-services/wow/connection', { method: 'DELETE', headers: bearer(user.token) });
     });
 
     it('a finished connection cannot be finished again with the same state', async () => {

@@ -479,6 +479,32 @@ describe('Identity: sign-in with stand-in providers, sessions, roles (real Postg
       expect(await usersWithEmail('flow.victim@example.com')).toBe(0);
     });
 
+    it('a callback URL replayed from another browser (no cookie, a wrong one, another provider) spends nothing: the rightful browser still signs in', async () => {
+      const { callback, cookie } = await toCallback('github');
+      const stranger = await startLogin('github');
+      const calls = s.github.tokenCalls.length;
+      const before = await snapshot();
+      for (const attempt of [
+        await finish(callback),
+        await finish(callback, stranger.cookie),
+        await finish(callback, 'life_login=forged-value'),
+        await finish(new URL(`/login/google/callback${callback.search}`, appUrl), cookie),
+      ]) {
+        expect(attempt.status).toBe(400);
+        expect(attempt.body.error).toBe('invalid_state');
+      }
+      expect(await snapshot()).toEqual(before);
+      expect(s.github.tokenCalls.length).toBe(calls);
+      // The person who started the sign-in finishes it, once.
+      const rightful = await finish(callback, cookie);
+      const { authToken } = await expectSignedIn(rightful, 'flow.victim@example.com');
+      const again = await finish(callback, cookie);
+      expect(again.status).toBe(400);
+      expect(again.body.error).toBe('invalid_state');
+      await expectLogoutEndsSession(authToken);
+      await t.db.query(`delete from users where email = 'flow.victim@example.com'`);
+    });
+
     it("another provider's state", async () => {
       const before = await snapshot();
       const { callback, cookie } = await toCallback('github');

@@ -88,7 +88,9 @@ test('a handled API error is shown on the page and leaves no error in the browse
   await signIn(page, await seedSession('user'));
   await page.goto('/profile');
   const username = page.getByTestId('profile-username');
-  await expect(page.getByTestId('profile-username-hint')).toHaveText('Entre 3 y 32 caracteres: letras, números, punto (.), guion (-) y guion bajo (_).');
+  await expect(page.getByTestId('profile-username-hint')).toHaveText(
+    'Entre 3 y 32 caracteres: letras de un solo alfabeto, números, punto (.), guion (-) y guion bajo (_).',
+  );
   await username.fill('no vale');
   await page.getByTestId('profile-save').click();
   // The server refuses it (400 validation_failed) and the page says why.

@@ -119,6 +119,12 @@ export const ConfigSchema = z.object({
       .pipe(z.array(z.url({ protocol: /^https?$/, message: 'CORS_ORIGINS must list http(s) origins' }))),
   ),
   TRUST_PROXY: z.preprocess(emptyToUndefined, z.stringbool().default(false)),
+  /**
+   * Production refuses catalog and login provider URLs on loopback or private addresses (127/8, 10/8,
+   * 172.16/12, 192.168/16, 169.254/16, ::1, fc00::/7, fe80::/10, 0.0.0.0, localhost names): true
+   * allows them (a provider on the same private network). Outside production they are always allowed.
+   */
+  ALLOW_PRIVATE_SERVICE_URLS: z.preprocess(emptyToUndefined, z.stringbool().default(false)),
   COMPANY_NAME: z.preprocess(emptyToUndefined, z.string().max(200).default('Ejemplo Vida Digital, S.L. (datos ficticios)')),
   COMPANY_TAX_ID: z.preprocess(emptyToUndefined, z.string().max(50).default('B00000000 (ficticio)')),
   COMPANY_ADDRESS: z.preprocess(emptyToUndefined, z.string().max(300).default('Calle Ficticia 1, 28000 Madrid, España (dirección de ejemplo)')),

@@ -41,6 +41,8 @@ export interface AppConfig {
   devStripe: { enabled: boolean };
   staticDir: string;
   trustProxy: boolean;
+  /** Catalog and login provider URLs may point at loopback or private addresses: always outside production, with ALLOW_PRIVATE_SERVICE_URLS=true in it. */
+  allowPrivateServiceUrls: boolean;
   company: { name: string; taxId: string; address: string; email: string };
   /** Contact page delivery: `smtpUrl` unset means messages are only stored (admins read them in the panel). */
   corsOrigins: string[];
@@ -156,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     devStripe: { enabled: !raw.STRIPE_SECRET_KEY && (raw.DEV_STRIPE === 'on' || (raw.DEV_STRIPE === 'auto' && raw.NODE_ENV === 'development')) },
     staticDir: raw.STATIC_DIR ? path.resolve(raw.STATIC_DIR) : path.resolve(backendRoot, '..', 'frontend', 'dist'),
     trustProxy: raw.TRUST_PROXY,
+    allowPrivateServiceUrls: raw.NODE_ENV !== 'production' || raw.ALLOW_PRIVATE_SERVICE_URLS,
     company: {
       name: raw.COMPANY_NAME,
       taxId: raw.COMPANY_TAX_ID,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { oauthAppFields, optionalText, optionalUrl } from './common.js';
 import { SessionUserSchema } from './session.js';
+import { isHighlyRestrictive } from './username.js';
 
 /** A same-origin path to return to after signing in (never another origin). */
 export const ReturnToSchema = z
@@ -55,7 +56,8 @@ export const UpdateProfileSchema = z
       .trim()
       .min(USERNAME_MIN, 'validation.usernameTooShort')
       .max(USERNAME_MAX, 'validation.usernameTooLong')
-      .regex(/^[\p{L}\p{N}_.-]+$/u, 'validation.usernameCharacters'),
+      .regex(/^[\p{L}\p{N}_.-]+$/u, 'validation.usernameCharacters')
+      .refine(isHighlyRestrictive, 'validation.usernameMixedScripts'),
   })
   .strict()
   .meta({ id: 'UpdateProfile' });

@@ -10,3 +10,4 @@ export * from './oauth.js';
 export * from './audit.js';
 export * from './data-rights.js';
 export * from './languages.js';
+export * from './username.js';

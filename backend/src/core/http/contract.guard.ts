@@ -1,6 +1,6 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodType } from 'zod';
 import type { Language } from '@life/contracts';
 import { requestLanguage } from '../i18n/language.js';
@@ -9,6 +9,7 @@ import { issueText, zodErrorMap } from '../i18n/zod-locale.js';
 import { ValidationError, type FieldProblem } from './app-error.js';
 import { APP_TOKEN_KEY } from './app-token.decorator.js';
 import { CONTRACT_KEY, type ContractSpec } from './contract.js';
+import { PUBLIC_KEY } from './public.decorator.js';
 
 /** Zod's own messages come in the request's language; messages our schemas set are ids the error filter renders in it. */
 function parsePart(schema: ZodType, value: unknown, part: 'params' | 'query' | 'body', language: Language): unknown {
@@ -32,7 +33,27 @@ function findNul(value: unknown, path: string, depth = 0): string | undefined {
   return undefined;
 }
 
-const specs = new WeakMap<object, ContractSpec | null>();
+interface HandlerFacts {
+  spec: ContractSpec | null;
+  /** The answer depends on who asks (a session or an app's token): `Cache-Control: no-store`. */
+  personal: boolean;
+}
+
+const facts = new WeakMap<object, HandlerFacts>();
+
+/** What the guard needs to know of a handler, read once from its metadata and remembered. */
+function factsOf(context: ExecutionContext): HandlerFacts {
+  const handler = context.getHandler();
+  let known = facts.get(handler);
+  if (!known) {
+    const spec = (Reflect.getMetadata(CONTRACT_KEY, handler) as ContractSpec | undefined) ?? null;
+    // Without a contract, whatever is not @Public() needs a session, so it is personal too.
+    const isPublic = Boolean(Reflect.getMetadata(PUBLIC_KEY, handler) ?? Reflect.getMetadata(PUBLIC_KEY, context.getClass()));
+    known = { spec, personal: spec ? spec.access !== 'public' : !isPublic };
+    facts.set(handler, known);
+  }
+  return known;
+}
 
 /**
  * Validates params, query and body of an HTTP request against its handler's @Contract and hands
@@ -41,12 +62,7 @@ const specs = new WeakMap<object, ContractSpec | null>();
  */
 export function validateContract(context: ExecutionContext): void {
   if (context.getType() !== 'http') return;
-  const handler = context.getHandler();
-  let spec = specs.get(handler);
-  if (spec === undefined) {
-    spec = (Reflect.getMetadata(CONTRACT_KEY, handler) as ContractSpec | undefined) ?? null;
-    specs.set(handler, spec);
-  }
+  const { spec } = factsOf(context);
   if (!spec) return;
   const request = context.switchToHttp().getRequest<FastifyRequest & { params: unknown; query: unknown; body: unknown }>();
   for (const part of ['params', 'query', 'body'] as const) {
@@ -70,6 +86,11 @@ export class ContractGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}
 
   canActivate(context: ExecutionContext): boolean {
+    if (context.getType() !== 'http') return true;
+    // Every answer that depends on the session or an app's token (access session, admin or app)
+    // must not be kept by a browser or shared cache: one header, set here for all of them.
+    // Public answers (site, health, JWKS, discovery, assets) keep their own caching.
+    if (factsOf(context).personal) void context.switchToHttp().getResponse<FastifyReply>().header('cache-control', 'no-store');
     if (
       this.reflector.get<boolean | undefined>(APP_TOKEN_KEY, context.getHandler()) ||
       this.reflector.get<boolean | undefined>(APP_TOKEN_KEY, context.getClass())

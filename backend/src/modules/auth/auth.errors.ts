@@ -16,6 +16,7 @@ export enum AuthErrorCode {
   InviteNotFound = 'invite_not_found',
   LoginProviderNotFound = 'login_provider_not_found',
   LoginProviderExists = 'login_provider_exists',
+  PrivateServiceUrl = 'private_service_url',
 }
 
 const STATUS: Record<AuthErrorCode, number> = {
@@ -33,6 +34,7 @@ const STATUS: Record<AuthErrorCode, number> = {
   [AuthErrorCode.InviteNotFound]: 404,
   [AuthErrorCode.LoginProviderNotFound]: 404,
   [AuthErrorCode.LoginProviderExists]: 409,
+  [AuthErrorCode.PrivateServiceUrl]: 400,
 };
 
 export class AuthError extends AppError {

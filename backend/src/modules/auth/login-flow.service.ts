@@ -15,7 +15,7 @@ import { DEV_CLIENT_ID, DevIdpService } from './dev-idp/dev-idp.service.js';
 import { UserIdentity } from './entities/user-identity.entity.js';
 import { familyOf, type ProviderFamily } from './login-providers.defaults.js';
 import { LoginProvidersService } from './login-providers.service.js';
-import { hashBrowserBinding, LoginStateStore } from './login-state.store.js';
+import { hashBrowserBinding, LoginStateStore, type LoginState } from './login-state.store.js';
 import { OidcVerifier } from './oidc-verifier.js';
 import { SessionService } from './session.service.js';
 import { SignedInEvent, SignInRefusedEvent } from './public/events.js';
@@ -189,10 +189,15 @@ export class LoginFlowService {
     browserBinding: string | undefined,
     meta: { ip?: string; userAgent?: string },
   ): Promise<LoginSuccess> {
+    // The browser binding is checked BEFORE the state is spent (peek, then GETDEL): a callback URL
+    // replayed from another browser (no cookie, or another one) is refused and leaves the state
+    // for the browser that started the sign-in, so seeing a pending callback URL cancels nothing.
+    const belongs = (candidate: LoginState | undefined): candidate is LoginState =>
+      !!candidate && candidate.provider === name && !!browserBinding && hashBrowserBinding(browserBinding) === candidate.browserHash;
+    if (!belongs(await this.states.peek(answer.state))) throw new AuthError(AuthErrorCode.InvalidState, msg('auth.loginLinkExpired'));
+    // Single use: of two callbacks from the rightful browser at once, only the one that spends it goes on.
     const state = await this.states.consume(answer.state);
-    if (!state || state.provider !== name || !browserBinding || hashBrowserBinding(browserBinding) !== state.browserHash) {
-      throw new AuthError(AuthErrorCode.InvalidState, msg('auth.loginLinkExpired'));
-    }
+    if (!belongs(state)) throw new AuthError(AuthErrorCode.InvalidState, msg('auth.loginLinkExpired'));
     const provider = await this.effective(name);
     const trimmed = (url: string) => url.replace(/\/$/, '');
     if (answer.iss && provider.family !== 'github' && !provider.baseUrl.includes('{') && trimmed(answer.iss) !== trimmed(provider.baseUrl)) {

@@ -1,9 +1,11 @@
-import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { CreateRequestContext } from '@mikro-orm/decorators/legacy';
 import { EntityManager, MikroORM, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
 import { LOGIN_PROVIDERS, SECRET_MASK, type LoginProviderDto, type LoginProviderInput } from '@life/contracts';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { KeyRing } from '../../core/crypto/key-ring.js';
+import { firstPrivateUrlField } from '../../core/util/private-address.js';
 import { AuthError, AuthErrorCode } from './auth.errors.js';
 import type { AuthDb } from './entities/index.js';
 import { LoginProvider } from './entities/login-provider.entity.js';
@@ -30,6 +32,8 @@ export function toLoginProviderDto(row: LoginProvider): LoginProviderDto {
   };
 }
 
+const LOGIN_PROVIDER_URL_FIELDS = ['base_url', 'auth_url', 'token_url', 'redirect_url', 'user_url'] as const;
+
 const blankToNull = (value: string | null | undefined) => (value === undefined ? undefined : value === null || value.trim() === '' ? null : value.trim());
 
 @Injectable()
@@ -40,6 +44,7 @@ export class LoginProvidersService implements OnApplicationBootstrap {
     private readonly em: EntityManager,
     private readonly orm: MikroORM,
     private readonly keyRing: KeyRing,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Creates the four default rows once; never overwrites what an admin changed. */
@@ -83,6 +88,11 @@ export class LoginProvidersService implements OnApplicationBootstrap {
   }
 
   private apply(row: LoginProvider, input: LoginProviderInput): void {
+    // Production: no loopback or private addresses, unless ALLOW_PRIVATE_SERVICE_URLS=true (decision 0032).
+    if (!this.config.allowPrivateServiceUrls) {
+      const local = firstPrivateUrlField(input, LOGIN_PROVIDER_URL_FIELDS);
+      if (local) throw new AuthError(AuthErrorCode.PrivateServiceUrl, msg('services.privateServiceUrl', { field: local }));
+    }
     row.serviceName = input.service_name;
     if (input.service_type !== undefined) row.serviceType = input.service_type.trim() || 'login';
     const fields = [

@@ -1,8 +1,9 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { LoginCallbackQuerySchema, LoginStartQuerySchema, LoginSuccessSchema, ProviderParamsSchema } from '@life/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { AppError } from '../../core/http/app-error.js';
 import { Contract } from '../../core/http/contract.js';
 import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-user.decorator.js';
@@ -32,18 +33,28 @@ const loginCookie = (request: CookieRequest): string | undefined =>
 
 @Controller()
 export class LoginController {
-  constructor(private readonly commands: CommandBus) {}
+  /**
+   * In production with an https APP_URL the cookie is always `Secure`: behind a TLS-terminating
+   * proxy the request itself may look like plain http (TRUST_PROXY unset), yet browsers reach us
+   * over https only. Elsewhere it is `Secure` when the request came over https.
+   */
+  private readonly alwaysSecure: boolean;
+
+  constructor(
+    private readonly commands: CommandBus,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.alwaysSecure = config.isProduction && config.appUrl.startsWith('https://');
+  }
+
+  private cookieOptions(request: FastifyRequest) {
+    return { httpOnly: true, sameSite: 'lax', path: '/login', secure: this.alwaysSecure || request.protocol === 'https' } as const;
+  }
 
   private async redirectToProvider(provider: string, returnTo: string | undefined, request: FastifyRequest, reply: FastifyReply) {
     try {
       const { url, browserBinding } = await this.commands.execute(new BeginSignInCommand(provider, returnTo, request.ip));
-      void reply.setCookie(LOGIN_COOKIE, browserBinding, {
-        httpOnly: true,
-        sameSite: 'lax',
-        path: '/login',
-        secure: request.protocol === 'https',
-        maxAge: LOGIN_STATE_TTL_SECONDS,
-      });
+      void reply.setCookie(LOGIN_COOKIE, browserBinding, { ...this.cookieOptions(request), maxAge: LOGIN_STATE_TTL_SECONDS });
       return reply.redirect(url, 302);
     } catch (error) {
       // A person clicking a button gets the landing page with the reason, not raw JSON.
@@ -100,7 +111,7 @@ export class LoginController {
     @Req() request: CookieRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    void reply.clearCookie(LOGIN_COOKIE, { path: '/login' });
+    void reply.clearCookie(LOGIN_COOKIE, this.cookieOptions(request));
     void reply.header('cache-control', 'no-store');
     return this.commands.execute(
       new CompleteSignInCommand(provider, { code: query.code, state: query.state, iss: query.iss }, loginCookie(request), {

@@ -3,6 +3,7 @@ import { CreateRequestContext } from '@mikro-orm/decorators/legacy';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { SECRET_MASK, type ExternalServiceDto, type ExternalServiceUpdate } from '@life/contracts';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { firstPrivateUrlField } from '../../core/util/private-address.js';
 import { CATALOG_DEFAULTS } from './catalog.defaults.js';
 import { DevProviders } from './dev-providers.service.js';
 import { Connection } from './entities/connection.entity.js';
@@ -74,6 +75,17 @@ export function toServiceDto(
     account_name: connection?.accountName ?? null,
     ...availability,
   };
+}
+
+/**
+ * A catalog row as a person who is not an admin sees it: what the dashboard shows (name, type,
+ * description, status, scopes, URLs, connection state), without the admin's app configuration
+ * (issue 18, point 8c): no app id, no extra headers or authorization parameters (they may carry
+ * app keys or versions tied to the app), no API key header, and not even whether a secret or an
+ * API key is stored. The fields stay, empty, so the answer keeps its documented shape.
+ */
+export function withoutAppConfiguration(service: ExternalServiceDto): ExternalServiceDto {
+  return { ...service, app_id: null, app_secret: '', extra_auth_params: {}, extra_headers: {}, api_key_header: null, api_key: '' };
 }
 
 /**
@@ -295,6 +307,11 @@ export class CatalogService implements OnApplicationBootstrap {
         }
       });
       if (insecure) throw new ServicesError(ServicesErrorCode.InsecureServiceUrl, msg('services.serviceHttpsInProduction', { field: insecure }));
+    }
+    // Nor loopback or private addresses, unless ALLOW_PRIVATE_SERVICE_URLS=true (decision 0032).
+    if (!this.config.allowPrivateServiceUrls) {
+      const local = firstPrivateUrlField(input, SERVICE_URL_FIELDS);
+      if (local) throw new ServicesError(ServicesErrorCode.PrivateServiceUrl, msg('services.privateServiceUrl', { field: local }));
     }
     if (input.service_name !== service.serviceName && (await this.em.count(ExternalService, { serviceName: input.service_name }))) {
       throw new ServicesError(ServicesErrorCode.ServiceExists, msg('services.serviceExists', { name: input.service_name }));

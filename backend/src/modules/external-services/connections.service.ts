@@ -98,10 +98,14 @@ export class ConnectionsService {
 
   /** Finishes a connection: the state must have been issued to this same person for this service. */
   async finish(user: { id: string }, serviceName: string, code: string, stateValue: string): Promise<Connection> {
-    const state = await this.states.consume<ConnectState>(STATE_NAMESPACE, stateValue);
-    if (!state || state.userId !== user.id || state.service !== serviceName) {
+    // Whose state it is is checked BEFORE it is spent (peek, then GETDEL): another person replaying
+    // the callback URL is refused and the person who started the connection can still finish it.
+    const belongs = (candidate: ConnectState | undefined): candidate is ConnectState =>
+      !!candidate && candidate.userId === user.id && candidate.service === serviceName;
+    if (!belongs(await this.states.peek<ConnectState>(STATE_NAMESPACE, stateValue)))
       throw new ServicesError(ServicesErrorCode.InvalidState, msg('services.connectLinkExpired'));
-    }
+    const state = await this.states.consume<ConnectState>(STATE_NAMESPACE, stateValue);
+    if (!belongs(state)) throw new ServicesError(ServicesErrorCode.InvalidState, msg('services.connectLinkExpired'));
     const { service, client } = await this.resolve(user.id, await this.catalog.byName(serviceName), state.clientSource);
     const apiKey = this.catalog.apiKey(service);
     let tokens: TokenAnswer;

@@ -26,13 +26,13 @@ export class ExternalServicesController {
 
   @Get('api/external-services/all')
   @Contract({
-    summary: 'The service catalog with this person’s connection state (secrets masked)',
+    summary: 'The service catalog with this person’s connection state (secrets masked; app ids and extra headers only for admins)',
     tags: ['services'],
     access: 'session',
     response: ExternalServiceListSchema,
   })
   list(@CurrentUser() user: AuthenticatedUser) {
-    return this.queries.execute(new ListPersonServicesQuery(user.id));
+    return this.queries.execute(new ListPersonServicesQuery(user.id, user.role === 'admin'));
   }
 
   @Post('api/external-services/:service_name/auth')

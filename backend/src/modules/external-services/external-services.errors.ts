@@ -13,6 +13,7 @@ export enum ServicesErrorCode {
   NeedsReconnect = 'needs_reconnect',
   ServiceExists = 'service_exists',
   InsecureServiceUrl = 'insecure_service_url',
+  PrivateServiceUrl = 'private_service_url',
 }
 
 const STATUS: Record<ServicesErrorCode, number> = {
@@ -27,6 +28,7 @@ const STATUS: Record<ServicesErrorCode, number> = {
   [ServicesErrorCode.NeedsReconnect]: 409,
   [ServicesErrorCode.ServiceExists]: 409,
   [ServicesErrorCode.InsecureServiceUrl]: 400,
+  [ServicesErrorCode.PrivateServiceUrl]: 400,
 };
 
 export class ServicesError extends AppError {

@@ -43,12 +43,11 @@ export class AppApiController {
   }
 
   private async forward(request: AppRequest, reply: FastifyReply, name: string) {
-    const path = (request.params as Record<string, string>)['*'] ?? '';
     const queryAt = request.url.indexOf('?');
     const answer = await this.commands.execute(
       new ProxyRequestCommand(request.appToken!, name, {
         method: request.method,
-        path,
+        path: rawProxyPath(queryAt >= 0 ? request.url.slice(0, queryAt) : request.url),
         search: queryAt >= 0 ? request.url.slice(queryAt) : '',
         headers: request.headers,
         body: proxyBody(request),
@@ -86,6 +85,17 @@ export class AppApiController {
   delete(@Req() request: AppRequest, @Res() reply: FastifyReply, @Param('name') name: string) {
     return this.forward(request, reply, name);
   }
+}
+
+/**
+ * The `{path}` of `/api/v1/services/{name}/proxy/{path}` as the app sent it, still percent-encoded.
+ * The router's `*` parameter is decoded: an encoded `?` or `#` (`%3F`, `%23`) in it would become
+ * the start of a query or fragment and cut the path. Taken from the raw URL, an encoded character
+ * reaches the provider encoded, as part of the path (ProxyService.target checks each segment).
+ */
+export function rawProxyPath(pathname: string): string {
+  // '', 'api', 'v1', 'services', '{name}', 'proxy', then the path's own segments.
+  return pathname.split('/').slice(6).join('/');
 }
 
 /** The raw request body (JSON is re-serialised from the parsed value when no raw copy exists). */

@@ -45,7 +45,9 @@ export class OAuthController {
     query: AuthorizeQuerySchema,
     response: ConsentInfoSchema,
   })
-  describe(@Query() query: Record<string, unknown>, @RequestLanguage() language: Language) {
+  describe(@Query() query: Record<string, unknown>, @RequestLanguage() language: Language, @Res({ passthrough: true }) reply: FastifyReply) {
+    // Public, yet about one pending authorization request (its state, its redirect): kept by no cache.
+    noStore(reply);
     return this.queries.execute(new ConsentInfoQuery(query, language));
   }
 

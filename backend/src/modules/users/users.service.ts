@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
-import { USERNAME_MAX, USERNAME_MIN, type UserProfile } from '@life/contracts';
+import { isHighlyRestrictive, USERNAME_MAX, USERNAME_MIN, type UserProfile } from '@life/contracts';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import type { UsersDb } from './entities/index.js';
 import { User } from './entities/user.entity.js';
@@ -24,12 +24,17 @@ export function toAccount(user: User): PersonAccount {
   };
 }
 
-/** Turns a provider's login or name into a valid username candidate. */
+/**
+ * Turns a provider's login or name into a valid username candidate: the name, else the e-mail's
+ * local part, else 'usuario', the first that is not a mix of scripts (isHighlyRestrictive).
+ */
 export function usernameCandidate(raw: string | undefined, email: string): string {
-  const base = (raw || email.split('@')[0] || 'usuario')
-    .normalize('NFKC')
-    .replace(/[^\p{L}\p{N}_.-]+/gu, '')
-    .slice(0, USERNAME_MAX);
+  const clean = (value: string) =>
+    value
+      .normalize('NFKC')
+      .replace(/[^\p{L}\p{N}_.-]+/gu, '')
+      .slice(0, USERNAME_MAX);
+  const base = [raw, email.split('@')[0]].map((value) => clean(value ?? '')).find((value) => value && isHighlyRestrictive(value)) ?? 'usuario';
   return base.length >= USERNAME_MIN ? base : `${base}${'user'.slice(0, USERNAME_MIN - base.length + 1)}`.slice(0, USERNAME_MAX);
 }
 

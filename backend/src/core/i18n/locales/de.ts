@@ -132,6 +132,8 @@ export const de: Translation = {
     refreshPending: 'Der Zugriff auf {{service}} ist abgelaufen und {{provider}} konnte ihn gerade nicht erneuern; es wird später erneut versucht.',
     serviceExists: 'Es gibt bereits einen Dienst namens {{name}}.',
     serviceHttpsInProduction: 'In Produktion muss {{field}} eine https-URL sein.',
+    privateServiceUrl:
+      'In Produktion darf {{field}} nicht auf eine lokale oder private Adresse zeigen (127.0.0.1, 10.x, 192.168.x, localhost …); ALLOW_PRIVATE_SERVICE_URLS=true erlaubt es.',
     serviceNotFound: 'Es gibt keinen Dienst mit dieser ID.',
     unknownService: 'Den Dienst {{service}} gibt es nicht.',
   },
@@ -166,6 +168,8 @@ export const de: Translation = {
     urlCredentials: 'Darf weder Benutzername noch Passwort enthalten.',
     urlFragment: 'Darf kein Fragment (#) enthalten.',
     usernameCharacters: 'Der Benutzername darf nur Buchstaben, Zahlen, Punkt, Bindestrich und Unterstrich enthalten.',
+    usernameMixedScripts:
+      'Der Benutzername darf keine Schriften mischen (zum Beispiel lateinische und kyrillische Buchstaben): Verwende nur eine. Japanisch, Chinesisch und Koreanisch dürfen zusätzlich lateinische Buchstaben enthalten.',
     usernameTooLong: 'Der Benutzername darf höchstens {{maximum}} Zeichen lang sein.',
     usernameTooShort: 'Der Benutzername muss mindestens {{minimum}} Zeichen lang sein.',
   },

@@ -131,6 +131,8 @@ export const en: Translation = {
     refreshPending: 'Access to {{service}} has expired and {{provider}} could not renew it right now; we will try again.',
     serviceExists: 'A service named {{name}} already exists.',
     serviceHttpsInProduction: 'In production, {{field}} must be an https URL.',
+    privateServiceUrl:
+      'In production, {{field}} cannot point at a local or private address (127.0.0.1, 10.x, 192.168.x, localhost…); ALLOW_PRIVATE_SERVICE_URLS=true allows it.',
     serviceNotFound: 'There is no service with that ID.',
     unknownService: 'The service {{service}} does not exist.',
   },
@@ -165,6 +167,8 @@ export const en: Translation = {
     urlCredentials: 'Cannot include a username or password.',
     urlFragment: 'Cannot include a fragment (#).',
     usernameCharacters: 'The username can only contain letters, numbers, dots, hyphens and underscores.',
+    usernameMixedScripts:
+      'The username cannot mix alphabets (for example Latin and Cyrillic letters): use just one. Japanese, Chinese and Korean may also use Latin letters.',
     usernameTooLong: 'The username cannot be longer than {{maximum}} characters.',
     usernameTooShort: 'The username must be at least {{minimum}} characters long.',
   },

@@ -133,6 +133,8 @@ export const es = {
     refreshPending: 'El acceso a {{service}} ha caducado y {{provider}} no ha podido renovarlo ahora; se reintentará.',
     serviceExists: 'Ya existe un servicio llamado {{name}}.',
     serviceHttpsInProduction: 'En producción, {{field}} debe ser una URL https.',
+    privateServiceUrl:
+      'En producción, {{field}} no puede apuntar a una dirección local o privada (127.0.0.1, 10.x, 192.168.x, localhost…); ALLOW_PRIVATE_SERVICE_URLS=true lo permite.',
     serviceNotFound: 'No hay ningún servicio con ese id.',
     unknownService: 'No existe el servicio {{service}}.',
   },
@@ -167,6 +169,8 @@ export const es = {
     urlCredentials: 'No puede llevar usuario ni contraseña.',
     urlFragment: 'No puede llevar fragmento (#).',
     usernameCharacters: 'El usuario solo puede tener letras, números, punto, guion y guion bajo.',
+    usernameMixedScripts:
+      'El usuario no puede mezclar alfabetos (por ejemplo, letras latinas y cirílicas): usa uno solo. En japonés, chino y coreano se admite además el alfabeto latino.',
     usernameTooLong: 'El usuario no puede tener más de {{maximum}} caracteres.',
     usernameTooShort: 'El usuario debe tener al menos {{minimum}} caracteres.',
   },

@@ -131,6 +131,8 @@ export const fr: Translation = {
     refreshPending: 'L’accès à {{service}} a expiré et {{provider}} n’a pas pu le renouveler pour l’instant ; nous réessaierons.',
     serviceExists: 'Un service nommé {{name}} existe déjà.',
     serviceHttpsInProduction: 'En production, {{field}} doit être une URL https.',
+    privateServiceUrl:
+      'En production, {{field}} ne peut pas pointer vers une adresse locale ou privée (127.0.0.1, 10.x, 192.168.x, localhost…) ; ALLOW_PRIVATE_SERVICE_URLS=true l’autorise.',
     serviceNotFound: 'Aucun service n’a cet identifiant.',
     unknownService: 'Le service {{service}} n’existe pas.',
   },
@@ -165,6 +167,8 @@ export const fr: Translation = {
     urlCredentials: 'Ne doit contenir ni nom d’utilisateur ni mot de passe.',
     urlFragment: 'Ne doit pas contenir de fragment (#).',
     usernameCharacters: 'Le nom d’utilisateur ne peut contenir que des lettres, des chiffres, des points, des tirets et des tirets bas.',
+    usernameMixedScripts:
+      'Le nom d’utilisateur ne peut pas mélanger les alphabets (par exemple lettres latines et cyrilliques) : n’en utilisez qu’un. Le japonais, le chinois et le coréen peuvent aussi utiliser l’alphabet latin.',
     usernameTooLong: 'Le nom d’utilisateur ne peut pas dépasser {{maximum}} caractères.',
     usernameTooShort: 'Le nom d’utilisateur doit contenir au moins {{minimum}} caractères.',
   },

@@ -131,6 +131,8 @@ export const it: Translation = {
     refreshPending: 'L’accesso a {{service}} è scaduto e {{provider}} non è riuscito a rinnovarlo ora; si riproverà.',
     serviceExists: 'Esiste già un servizio chiamato {{name}}.',
     serviceHttpsInProduction: 'In produzione, {{field}} deve essere un URL https.',
+    privateServiceUrl:
+      'In produzione, {{field}} non può puntare a un indirizzo locale o privato (127.0.0.1, 10.x, 192.168.x, localhost…); ALLOW_PRIVATE_SERVICE_URLS=true lo consente.',
     serviceNotFound: 'Non c’è nessun servizio con questo id.',
     unknownService: 'Il servizio {{service}} non esiste.',
   },
@@ -165,6 +167,8 @@ export const it: Translation = {
     urlCredentials: 'Non può contenere nome utente né password.',
     urlFragment: 'Non può contenere un frammento (#).',
     usernameCharacters: 'Il nome utente può contenere solo lettere, numeri, punto, trattino e trattino basso.',
+    usernameMixedScripts:
+      'Il nome utente non può mescolare alfabeti (per esempio lettere latine e cirilliche): usane uno solo. Giapponese, cinese e coreano possono usare anche le lettere latine.',
     usernameTooLong: 'Il nome utente non può superare i {{maximum}} caratteri.',
     usernameTooShort: 'Il nome utente deve contenere almeno {{minimum}} caratteri.',
   },

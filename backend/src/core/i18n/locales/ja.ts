@@ -131,6 +131,8 @@ export const ja: Translation = {
     refreshPending: '{{service}} へのアクセスの有効期限が切れましたが、現在 {{provider}} で更新できませんでした。後ほど再試行します。',
     serviceExists: '{{name}} という名前のサービスはすでに存在します。',
     serviceHttpsInProduction: '本番環境では {{field}} は https の URL にしてください。',
+    privateServiceUrl:
+      '本番環境では {{field}} にローカルまたはプライベートのアドレス (127.0.0.1、10.x、192.168.x、localhost など) は指定できません。ALLOW_PRIVATE_SERVICE_URLS=true で許可できます。',
     serviceNotFound: 'その ID のサービスはありません。',
     unknownService: 'サービス {{service}} は存在しません。',
   },
@@ -165,6 +167,8 @@ export const ja: Translation = {
     urlCredentials: 'ユーザー名やパスワードは含められません。',
     urlFragment: 'フラグメント（#）は含められません。',
     usernameCharacters: 'ユーザー名に使えるのは文字、数字、ピリオド（.）、ハイフン（-）、アンダースコア（_）のみです。',
+    usernameMixedScripts:
+      'ユーザー名に複数の文字体系 (ラテン文字とキリル文字など) を混ぜることはできません。1 つだけにしてください。日本語・中国語・韓国語の文字はラテン文字と組み合わせられます。',
     usernameTooLong: 'ユーザー名は {{maximum}} 文字以内にしてください。',
     usernameTooShort: 'ユーザー名は {{minimum}} 文字以上にしてください。',
   },

@@ -131,6 +131,8 @@ export const pt: Translation = {
     refreshPending: 'O acesso a {{service}} expirou e {{provider}} não conseguiu renová-lo agora; vamos tentar de novo.',
     serviceExists: 'Já existe um serviço chamado {{name}}.',
     serviceHttpsInProduction: 'Em produção, {{field}} deve ser uma URL https.',
+    privateServiceUrl:
+      'Em produção, {{field}} não pode apontar para um endereço local ou privado (127.0.0.1, 10.x, 192.168.x, localhost…); ALLOW_PRIVATE_SERVICE_URLS=true permite.',
     serviceNotFound: 'Não há nenhum serviço com esse ID.',
     unknownService: 'O serviço {{service}} não existe.',
   },
@@ -165,6 +167,8 @@ export const pt: Translation = {
     urlCredentials: 'Não pode ter usuário nem senha.',
     urlFragment: 'Não pode ter fragmento (#).',
     usernameCharacters: 'O nome de usuário só pode ter letras, números, ponto, hífen e sublinhado.',
+    usernameMixedScripts:
+      'O nome de usuário não pode misturar alfabetos (por exemplo, letras latinas e cirílicas): use só um. Japonês, chinês e coreano também podem usar letras latinas.',
     usernameTooLong: 'O nome de usuário não pode ter mais de {{maximum}} caracteres.',
     usernameTooShort: 'O nome de usuário deve ter pelo menos {{minimum}} caracteres.',
   },

@@ -131,6 +131,8 @@ export const zh: Translation = {
     refreshPending: '对 {{service}} 的访问已过期，{{provider}} 目前无法续期；稍后将重试。',
     serviceExists: '已存在名为 {{name}} 的服务。',
     serviceHttpsInProduction: '在生产环境中，{{field}} 必须是 https URL。',
+    privateServiceUrl:
+      '在生产环境中，{{field}} 不能指向本地或私有地址（127.0.0.1、10.x、192.168.x、localhost 等）；设置 ALLOW_PRIVATE_SERVICE_URLS=true 可允许。',
     serviceNotFound: '没有该 ID 的服务。',
     unknownService: '服务 {{service}} 不存在。',
   },
@@ -165,6 +167,7 @@ export const zh: Translation = {
     urlCredentials: '不能包含用户名或密码。',
     urlFragment: '不能包含片段（#）。',
     usernameCharacters: '用户名只能包含字母、数字、点（.）、连字符（-）和下划线（_）。',
+    usernameMixedScripts: '用户名不能混用不同文字（例如拉丁字母和西里尔字母）：请只用一种。中文、日文和韩文还可以与拉丁字母一起使用。',
     usernameTooLong: '用户名不能超过 {{maximum}} 个字符。',
     usernameTooShort: '用户名至少需要 {{minimum}} 个字符。',
   },

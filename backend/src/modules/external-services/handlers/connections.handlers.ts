@@ -1,7 +1,7 @@
 import { CommandHandler, QueryBus, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { ExternalServiceDto } from '@life/contracts';
 import { SignInProvidersQuery } from '../../auth/public/queries.js';
-import { CatalogService, loginProviderOf } from '../catalog.service.js';
+import { CatalogService, loginProviderOf, withoutAppConfiguration } from '../catalog.service.js';
 import { ConnectionsService } from '../connections.service.js';
 import { CredentialsService } from '../credentials.service.js';
 import {
@@ -26,10 +26,11 @@ export class ListPersonServicesHandler implements IQueryHandler<ListPersonServic
     private readonly catalog: CatalogService,
     private readonly queries: QueryBus,
   ) {}
-  async execute({ userId }: ListPersonServicesQuery): Promise<ExternalServiceDto[]> {
+  async execute({ userId, asAdmin }: ListPersonServicesQuery): Promise<ExternalServiceDto[]> {
     const [services, providers] = await Promise.all([this.catalog.listFor(userId), this.queries.execute(new SignInProvidersQuery(userId))]);
     const signedInWith = new Set(providers);
-    return services.map((service) => {
+    return services.map((row) => {
+      const service = asAdmin ? row : withoutAppConfiguration(row);
       const provider = loginProviderOf(service);
       return provider ? { ...service, connected: signedInWith.has(provider), needs_reconnect: false } : service;
     });

@@ -53,9 +53,16 @@ export class ServiceAccessTokenQuery extends Query<UsableToken> {
   }
 }
 
-/** The service catalog with this person's connection state (secrets masked): the dashboard's list. */
+/**
+ * The service catalog with this person's connection state (secrets masked): the dashboard's list.
+ * Only an admin (`asAdmin`) gets the rows' app configuration (app ids, extra headers and
+ * parameters, API key header): the catalog editor needs it, a person's dashboard does not.
+ */
 export class ListPersonServicesQuery extends Query<ExternalServiceDto[]> {
-  constructor(readonly userId: string) {
+  constructor(
+    readonly userId: string,
+    readonly asAdmin = false,
+  ) {
     super();
   }
 }

@@ -51,8 +51,8 @@ describe('ProfilePage', () => {
     renderProfile(() => jsonResponse(200, REGULAR_USER));
     const username = await screen.findByLabelText('Usuario');
     const hint = screen.getByTestId('profile-username-hint');
-    expect(hint).toHaveTextContent('Entre 3 y 32 caracteres: letras, números, punto (.), guion (-) y guion bajo (_).');
-    expect(username).toHaveAccessibleDescription('Entre 3 y 32 caracteres: letras, números, punto (.), guion (-) y guion bajo (_).');
+    expect(hint).toHaveTextContent('Entre 3 y 32 caracteres: letras de un solo alfabeto, números, punto (.), guion (-) y guion bajo (_).');
+    expect(username).toHaveAccessibleDescription('Entre 3 y 32 caracteres: letras de un solo alfabeto, números, punto (.), guion (-) y guion bajo (_).');
     expect(screen.queryByTestId('profile-error')).not.toBeInTheDocument();
   });
 
@@ -116,6 +116,19 @@ describe('ProfilePage', () => {
     await changeUsername('ab');
     await userEvent.click(screen.getByTestId('profile-save'));
     expect(await screen.findByTestId('profile-error')).toHaveTextContent('No se pudo actualizar el perfil. El usuario debe tener al menos 3 caracteres.');
+  });
+
+  it('a look-alike name mixing alphabets (Cyrillic "а" + "dmin"): the server’s reason is shown under the form', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const mixed =
+      'El usuario no puede mezclar alfabetos (por ejemplo, letras latinas y cirílicas): usa uno solo. En japonés, chino y coreano se admite además el alfabeto latino.';
+    const { requests } = renderProfile(() =>
+      jsonResponse(400, { error: 'validation_failed', message: 'La solicitud no es válida.', details: [{ path: 'body.username', message: mixed }] }),
+    );
+    await changeUsername('\u0430dmin');
+    await userEvent.click(screen.getByTestId('profile-save'));
+    expect(await screen.findByTestId('profile-error')).toHaveTextContent(`No se pudo actualizar el perfil. ${mixed}`);
+    expect(requests.find((request) => request.method === 'PATCH')?.body).toEqual({ username: '\u0430dmin' });
   });
 
   it('shows only "No se pudo actualizar el perfil" when the failure has no server message', async () => {
