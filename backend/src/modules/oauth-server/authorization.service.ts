@@ -15,6 +15,7 @@ import type { ClientRecord } from './client-cache.js';
 import { OAuthGrant } from './entities/oauth-grant.entity.js';
 import { OAuthProtocolError } from './oauth.errors.js';
 import { readParams } from './params.js';
+import { PushedRequests, REQUEST_URI_PREFIX } from './pushed-requests.js';
 import { describeScopes, parseScope } from './scopes.js';
 import { CODE_PREFIX, newSecret, sha256 } from './secrets.js';
 import { TokenStore } from './token-store.service.js';
@@ -46,6 +47,8 @@ export interface AuthorizationRequest {
   state?: string;
   codeChallenge?: string;
   nonce?: string;
+  /** RFC 9126: the pushed request this came from (spent by the decision). */
+  requestUri?: string;
 }
 
 export interface ConsentingUser {
@@ -66,6 +69,7 @@ export class AuthorizationService {
     private readonly em: EntityManager,
     private readonly clients: ClientsService,
     private readonly tokens: TokenStore,
+    private readonly pushed: PushedRequests,
     private readonly events: EventBus,
     private readonly queries: QueryBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -79,12 +83,30 @@ export class AuthorizationService {
     return this.config.appUrl;
   }
 
+  /**
+   * RFC 9126 §4: a `request_uri` of ours stands for the parameters its client pushed, and every
+   * other parameter of the request is ignored (client_id must match). Other request_uri values
+   * are not ours to read here. `pushing`: the body of `POST /oauth/par`, where none may be.
+   */
+  private async resolvePushed(source: unknown, pushing: boolean): Promise<{ params: unknown; requestUri?: string }> {
+    const { request_uri: requestUri, client_id: clientId } = readParams(source, ['request_uri', 'client_id']);
+    if (!requestUri) return { params: source };
+    if (pushing) throw new OAuthProtocolError('invalid_request', msg('oauth.parRequestUriInside'));
+    if (!requestUri.startsWith(REQUEST_URI_PREFIX)) return { params: source };
+    if (!clientId) throw new OAuthProtocolError('invalid_request', msg('oauth.clientIdMissing'));
+    const params = await this.pushed.load(requestUri, clientId);
+    if (!params) throw new OAuthProtocolError('invalid_request_uri', msg('oauth.parUnknown'));
+    return { params: { ...params, client_id: clientId }, requestUri };
+  }
+
   /** Every check of an authorization request; errors are JSON for the page, never a redirect. */
-  async check(source: unknown): Promise<AuthorizationRequest> {
-    const p = readParams(source, AUTHORIZE_PARAMS);
+  async check(source: unknown, options: { pushing?: boolean } = {}): Promise<AuthorizationRequest> {
+    const { params, requestUri } = await this.resolvePushed(source, options.pushing ?? false);
+    const p = readParams(params, AUTHORIZE_PARAMS);
     if (!p.client_id) throw new OAuthProtocolError('invalid_request', msg('oauth.clientIdMissing'));
     const client = await this.clients.findActive(p.client_id);
     if (!client) throw new OAuthProtocolError('invalid_client', msg('oauth.unknownClient'), 400);
+    if (client.requirePar && !requestUri && !options.pushing) throw new OAuthProtocolError('invalid_request', msg('oauth.parRequired'));
     if (client.redirectUris.length === 0) throw new OAuthProtocolError('invalid_request', msg('oauth.noRedirectUris'));
     if (!p.redirect_uri && client.redirectUris.length > 1) {
       throw new OAuthProtocolError('invalid_request', msg('oauth.redirectUriMissing'));
@@ -115,7 +137,7 @@ export class AuthorizationService {
     } else if (client.clientType === 'public') {
       throw new OAuthProtocolError('invalid_request', msg('oauth.pkceRequired'));
     }
-    return { client, redirectUri, scopes, state: p.state, codeChallenge: p.code_challenge, nonce: p.nonce };
+    return { client, redirectUri, scopes, state: p.state, codeChallenge: p.code_challenge, nonce: p.nonce, requestUri };
   }
 
   async describe(source: unknown, language: Language = 'es'): Promise<ConsentInfo> {
@@ -139,6 +161,10 @@ export class AuthorizationService {
   /** The person's answer on the consent screen: where the browser goes next. */
   async decide(source: unknown, action: 'allow' | 'deny', user: ConsentingUser): Promise<ConsentDecision> {
     const request = await this.check(source);
+    // A pushed request is answered once, whichever the answer (decision 0035).
+    if (request.requestUri && !(await this.pushed.spend(request.requestUri))) {
+      throw new OAuthProtocolError('invalid_request_uri', msg('oauth.parUnknown'));
+    }
     if (action === 'deny') {
       await this.events.publish(new ConsentDeniedEvent(request.client.clientId, request.scopes));
       return {
