@@ -104,7 +104,6 @@ export class ProtocolService {
         active: true,
         ...base,
         token_type: 'refresh_token',
-        ...(info.dpopJkt && client.clientType === 'public' ? { cnf: { jkt: info.dpopJkt } } : {}),
         scope: info.scopes.join(' '),
         ...(info.userId ? { sub: info.userId, username: await this.username(info.userId) } : {}),
         iat: Math.floor(info.issuedAt.getTime() / 1000),
