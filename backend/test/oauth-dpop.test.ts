@@ -1,6 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import * as client from 'openid-client';
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTHeaderParameters } from 'jose';
+
+type CryptoKeyPair = client.CryptoKeyPair;
 import { freePort } from '@life/test-support';
 import { followAuthorize, startServiceStandIns, type ServiceStandIns } from '@life/test-support/standins/services';
 import { bearer, seedUsers, type SeededUser } from './helpers/seed.js';
@@ -62,13 +64,9 @@ describe('DPoP (RFC 9449; real PostgreSQL + Redis; openid-client as the outside 
     return json(response);
   };
   const configFor = (app: Json) =>
-    client.discovery(
-      new URL(t.url),
-      app.client_id,
-      undefined,
-      app.client_type === 'public' ? client.None() : client.ClientSecretBasic(app.client_secret),
-      { execute: [client.allowInsecureRequests] },
-    );
+    client.discovery(new URL(t.url), app.client_id, undefined, app.client_type === 'public' ? client.None() : client.ClientSecretBasic(app.client_secret), {
+      execute: [client.allowInsecureRequests],
+    });
 
   /** The SPA's consent POST for the person on openid-client's authorization URL; the URL the browser comes back to. */
   const consentOn = async (url: URL): Promise<URL> => {
@@ -241,7 +239,7 @@ describe('DPoP (RFC 9449; real PostgreSQL + Redis; openid-client as the outside 
       await proofOf(key, good, { jwk: (await newKey()).jwk }),
       await proofOf(key, good, { jwk: { ...(await exportJWK(key.pair.privateKey)) } }),
       await new SignJWT({ ...good, jti: randomUUID() })
-        .setProtectedHeader({ alg: 'HS256', typ: 'dpop+jwt', jwk: { kty: 'oct', k: 'c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0' } })
+        .setProtectedHeader({ alg: 'HS256', typ: 'dpop+jwt', jwk: { kty: 'oct', k: 'c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0' } } as unknown as JWTHeaderParameters)
         .setIssuedAt()
         .sign(new TextEncoder().encode('secretsecretsecretsecretsecretse')),
       'garbage',
@@ -282,9 +280,10 @@ describe('DPoP (RFC 9449; real PostgreSQL + Redis; openid-client as the outside 
     await expectProofRefused(await meWith(token, await proofOf(key, { htm: 'GET', htu: `${t.url}/api/v1/services`, ath: ath(token) })), 401);
     await expectProofRefused(await meWith(token, 'x'.repeat(9_000)), 401);
     // The query string is not part of htu.
-    expect((await t.fetch('/api/v1/me?x=1', { headers: { authorization: `DPoP ${token}`, dpop: await proofOf(key, { htm: 'GET', htu: me, ath: ath(token) }) } })).status).toBe(
-      200,
-    );
+    expect(
+      (await t.fetch('/api/v1/me?x=1', { headers: { authorization: `DPoP ${token}`, dpop: await proofOf(key, { htm: 'GET', htu: me, ath: ath(token) }) } }))
+        .status,
+    ).toBe(200);
 
     // A valid proof of another key: the token is not bound to it.
     const stranger = await newKey();

@@ -199,11 +199,19 @@ describe('pushed authorization requests (RFC 9126; real PostgreSQL + Redis; open
       body: `${new URLSearchParams(plainRequest(app))}&scope=email`,
     });
     await expectError(repeated, 400, 'invalid_request');
-    const asJson = await t.fetch('/oauth/par', { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify(plainRequest(app)) });
+    const asJson = await t.fetch('/oauth/par', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...auth },
+      body: JSON.stringify(plainRequest(app)),
+    });
     expect(asJson.status).toBeGreaterThanOrEqual(400);
     expect(asJson.status).toBeLessThan(500);
     // Undecodable form noise carries no parameter: for a confidential client with one redirect URI that is a valid (empty) request.
-    const garbage = await t.fetch('/oauth/par', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...auth }, body: '%%%&&&==' });
+    const garbage = await t.fetch('/oauth/par', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...auth },
+      body: '%%%&&&==',
+    });
     expect(garbage.status).toBeLessThan(500);
     const huge = await t.fetch('/oauth/par', {
       method: 'POST',

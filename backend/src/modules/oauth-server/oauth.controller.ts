@@ -21,13 +21,7 @@ import {
   TokenBodySchema,
   TokenOpBodySchema,
 } from './oauth.schemas.js';
-import {
-  DecideConsentCommand,
-  IssueTokenCommand,
-  PushAuthorizationRequestCommand,
-  RevokeTokenCommand,
-  type TokenEndpointCall,
-} from './public/commands.js';
+import { DecideConsentCommand, IssueTokenCommand, PushAuthorizationRequestCommand, RevokeTokenCommand, type TokenEndpointCall } from './public/commands.js';
 import { ConsentInfoQuery, DiscoveryQuery, IntrospectTokenQuery, JwksQuery, UserInfoQuery } from './public/queries.js';
 import { msg } from '../../core/i18n/messages.js';
 
@@ -92,7 +86,8 @@ export class OAuthController {
   @Public()
   @HttpCode(201)
   @Contract({
-    summary: 'RFC 9126 pushed authorization request: the request checked and kept for a minute; the browser then goes to /oauth/authorize?client_id&request_uri',
+    summary:
+      'RFC 9126 pushed authorization request: the request checked and kept for a minute; the browser then goes to /oauth/authorize?client_id&request_uri',
     tags: ['oauth'],
     access: 'public',
     body: ParBodySchema,

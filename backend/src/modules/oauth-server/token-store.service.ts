@@ -294,7 +294,18 @@ export class TokenStore {
       .selectFrom('oauth_tokens as p')
       .innerJoin('oauth_tokens as s', 's.id', 'p.successor_id')
       .innerJoin('oauth_clients as c', (join) => join.onRef('c.id', '=', 's.client_id').on('c.active', '=', true))
-      .select(['s.id', 'p.successor_sealed', 's.access_expires_at', 's.refresh_expires_at', 's.user_id', 's.grant_id', 's.code_id', 's.family_id', 's.scopes', 's.dpop_jkt'])
+      .select([
+        's.id',
+        'p.successor_sealed',
+        's.access_expires_at',
+        's.refresh_expires_at',
+        's.user_id',
+        's.grant_id',
+        's.code_id',
+        's.family_id',
+        's.scopes',
+        's.dpop_jkt',
+      ])
       .where('p.refresh_token_hash', '=', sha256(presented))
       .where('p.client_id', '=', clientRowId)
       .where('p.revoked_at', 'is', null)

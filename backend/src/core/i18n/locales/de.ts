@@ -96,7 +96,8 @@ export const de: Translation = {
     nonceTooLong: 'Der Parameter nonce ist zu lang.',
     parRequestUriInside: 'Eine an /oauth/par gesendete Anfrage darf kein request_uri enthalten.',
     parRequired: 'Diese App muss ihre Autorisierungsanfragen zuerst senden (POST /oauth/par).',
-    parUnknown: 'Diese Autorisierungsanfrage (request_uri) ist abgelaufen, wurde schon verwendet oder gehört nicht zu dieser App. Beginne noch einmal in der App.',
+    parUnknown:
+      'Diese Autorisierungsanfrage (request_uri) ist abgelaufen, wurde schon verwendet oder gehört nicht zu dieser App. Beginne noch einmal in der App.',
     paramBadCharacters: 'Der Parameter {{param}} enthält ungültige Zeichen.',
     paramNotText: 'Der Parameter {{param}} muss Text sein.',
     paramRepeated: 'Der Parameter {{param}} kommt mehr als einmal vor.',

@@ -96,7 +96,8 @@ export const fr: Translation = {
     nonceTooLong: 'Le paramètre nonce est trop long.',
     parRequestUriInside: 'Une requête envoyée à /oauth/par ne peut pas contenir request_uri.',
     parRequired: 'Cette application doit d’abord envoyer ses demandes d’autorisation (POST /oauth/par).',
-    parUnknown: 'Cette demande d’autorisation (request_uri) a expiré, a déjà été utilisée ou n’appartient pas à cette application. Recommencez depuis l’application.',
+    parUnknown:
+      'Cette demande d’autorisation (request_uri) a expiré, a déjà été utilisée ou n’appartient pas à cette application. Recommencez depuis l’application.',
     paramBadCharacters: 'Le paramètre {{param}} contient des caractères non valides.',
     paramNotText: 'Le paramètre {{param}} doit être du texte.',
     paramRepeated: 'Le paramètre {{param}} apparaît plus d’une fois.',

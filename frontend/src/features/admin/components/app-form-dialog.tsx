@@ -59,7 +59,15 @@ export function parseRedirectUris(text: string): string[] {
 
 function valuesOf(client: OAuthClientView | undefined): FormValues {
   if (!client) {
-    return { name: '', description: '', redirectUris: '', allowedScopes: [...DEFAULT_CLIENT_SCOPES], active: true, clientType: 'confidential', requirePar: false };
+    return {
+      name: '',
+      description: '',
+      redirectUris: '',
+      allowedScopes: [...DEFAULT_CLIENT_SCOPES],
+      active: true,
+      clientType: 'confidential',
+      requirePar: false,
+    };
   }
   return {
     name: client.name,
