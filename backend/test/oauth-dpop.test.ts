@@ -211,6 +211,39 @@ describe('DPoP (RFC 9449; real PostgreSQL + Redis; openid-client as the outside 
     expect((await introspect(rebound.access_token)).cnf).toEqual({ jkt: next.jkt });
   });
 
+  it('dpop_jkt binds the code to a key (RFC 9449 §10), as does a proof at the PAR endpoint: another key or none cannot redeem it', async () => {
+    const app = await createClient({ client_type: 'public' });
+    const config = await configFor(app);
+    const key = await newKey();
+    const dpop = client.getDPoPHandle(config, key.pair);
+    const other = client.getDPoPHandle(config, (await newKey()).pair);
+    const verifier = client.randomPKCECodeVerifier();
+    const parameters = {
+      redirect_uri: REDIRECT,
+      scope: 'openid',
+      state: 'st',
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+    };
+    const checks = { pkceCodeVerifier: verifier, expectedState: 'st' };
+
+    const back = await consentOn(client.buildAuthorizationUrl(config, { ...parameters, dpop_jkt: key.jkt }));
+    await expect(client.authorizationCodeGrant(config, back, checks, undefined, { DPoP: other })).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(client.authorizationCodeGrant(config, back, checks)).rejects.toMatchObject({ error: 'invalid_grant' });
+    // Nothing was spent by the refusals: the right key still redeems it.
+    expect((await client.authorizationCodeGrant(config, back, checks, undefined, { DPoP: dpop })).token_type).toBe('dpop');
+
+    const pushed = await client.buildAuthorizationUrlWithPAR(config, parameters, { DPoP: dpop });
+    const viaPar = await consentOn(pushed);
+    await expect(client.authorizationCodeGrant(config, viaPar, checks, undefined, { DPoP: other })).rejects.toMatchObject({ error: 'invalid_grant' });
+    expect((await client.authorizationCodeGrant(config, viaPar, checks, undefined, { DPoP: dpop })).token_type).toBe('dpop');
+
+    for (const bad of ['short', 'ñ'.repeat(43), 'a'.repeat(44)]) {
+      const response = await t.fetch(`/oauth/authorize?${new URLSearchParams({ client_id: app.client_id, ...parameters, dpop_jkt: bad })}`);
+      expect([response.status, (await json(response)).error]).toEqual([400, 'invalid_request']);
+    }
+  });
+
   it('token endpoint: wrong htm or htu, stale or future iat, replayed jti, bad typ/alg/key, garbage and huge proofs are 400 invalid_dpop_proof', async () => {
     const app = await createClient();
     const key = await newKey();

@@ -68,7 +68,9 @@ test('PAR then DPoP, driven by openid-client: pushed request, consent in the bro
   await expect(page.getByTestId('consent-error-message')).toContainText('Esta aplicación debe enviar antes sus solicitudes de autorización (POST /oauth/par).');
   expect(new URL(page.url()).origin).toBe(APP_URL);
 
-  const url = await client.buildAuthorizationUrlWithPAR(config, parameters);
+  // The push carries a DPoP proof too, so the code is bound to the key (RFC 9449 §10.1).
+  const dpop = client.getDPoPHandle(config, await client.randomDPoPKeyPair('ES256'));
+  const url = await client.buildAuthorizationUrlWithPAR(config, parameters, { DPoP: dpop });
   expect([...url.searchParams.keys()].sort()).toEqual(['client_id', 'request_uri']);
   await page.goto(url.href);
   const card = page.getByTestId('consent-request');
@@ -77,7 +79,6 @@ test('PAR then DPoP, driven by openid-client: pushed request, consent in the bro
   const back = await arrivalAt(page, callback.redirectUri);
   expect(back.searchParams.get('iss')).toBe(APP_URL);
 
-  const dpop = client.getDPoPHandle(config, await client.randomDPoPKeyPair('ES256'));
   const tokens = await client.authorizationCodeGrant(config, back, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce }, undefined, {
     DPoP: dpop,
   });

@@ -37,6 +37,7 @@ const AUTHORIZE_PARAMS = [
   'nonce',
   'prompt',
   'response_mode',
+  'dpop_jkt',
 ] as const;
 
 /** A checked authorization request: everything needed to ask for consent or to issue a code. */
@@ -49,6 +50,8 @@ export interface AuthorizationRequest {
   nonce?: string;
   /** RFC 9126: the pushed request this came from (spent by the decision). */
   requestUri?: string;
+  /** RFC 9449 §10: the DPoP key thumbprint the code is bound to. */
+  dpopJkt?: string;
 }
 
 export interface ConsentingUser {
@@ -127,6 +130,7 @@ export class AuthorizationService {
     }
     if (p.state && p.state.length > 500) throw new OAuthProtocolError('invalid_request', msg('oauth.stateTooLong'));
     if (p.nonce && p.nonce.length > 500) throw new OAuthProtocolError('invalid_request', msg('oauth.nonceTooLong'));
+    if (p.dpop_jkt && !/^[A-Za-z0-9_-]{43}$/.test(p.dpop_jkt)) throw new OAuthProtocolError('invalid_request', msg('oauth.dpopJktInvalid'));
     if (p.code_challenge) {
       if ((p.code_challenge_method ?? 'plain') !== 'S256') {
         throw new OAuthProtocolError('invalid_request', msg('oauth.pkceS256Only'));
@@ -137,7 +141,7 @@ export class AuthorizationService {
     } else if (client.clientType === 'public') {
       throw new OAuthProtocolError('invalid_request', msg('oauth.pkceRequired'));
     }
-    return { client, redirectUri, scopes, state: p.state, codeChallenge: p.code_challenge, nonce: p.nonce, requestUri };
+    return { client, redirectUri, scopes, state: p.state, codeChallenge: p.code_challenge, nonce: p.nonce, requestUri, dpopJkt: p.dpop_jkt };
   }
 
   async describe(source: unknown, language: Language = 'es'): Promise<ConsentInfo> {
@@ -247,6 +251,7 @@ export class AuthorizationService {
               code_challenge: code.codeChallenge ?? null,
               code_challenge_method: code.codeChallengeMethod ?? null,
               nonce: request.nonce ?? null,
+              dpop_jkt: request.dpopJkt ?? null,
               auth_time: subject.authTime,
               expires_at: code.expiresAt,
             })

@@ -19,6 +19,7 @@ export const AuthorizeQuerySchema = z
     nonce: param,
     prompt: param,
     request_uri: param,
+    dpop_jkt: param,
   })
   .partial()
   .loose();

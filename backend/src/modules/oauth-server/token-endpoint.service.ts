@@ -124,6 +124,7 @@ export class TokenEndpointService {
             'k.code_challenge',
             'k.code_challenge_method',
             'k.nonce',
+            'k.dpop_jkt',
             'k.auth_time',
             'k.expires_at',
             'k.used_at',
@@ -135,6 +136,10 @@ export class TokenEndpointService {
         if (row.used_at) {
           await this.codeReplayed(row.id);
           return false;
+        }
+        // RFC 9449 §10: a code bound with dpop_jkt is redeemed only with a proof of that key (nothing is spent otherwise).
+        if (row.dpop_jkt && this.request.getStore()?.dpopJkt !== row.dpop_jkt) {
+          throw new OAuthProtocolError('invalid_grant', msg('oauth.dpopKeyMismatch'));
         }
         const user: Subject = {
           id: row.user_id,

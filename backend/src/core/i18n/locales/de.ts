@@ -78,6 +78,7 @@ export const de: Translation = {
     codeChallengeMissing: 'code_challenge fehlt.',
     codeNotIssued: 'Der Autorisierungscode konnte nicht ausgestellt werden.',
     dpopBoundToken: 'Dieses Token ist an einen DPoP-Schlüssel gebunden: Sende es mit Authorization: DPoP und einem DPoP-Nachweis.',
+    dpopJktInvalid: 'Der Parameter dpop_jkt ist ungültig (er muss der SHA-256-Fingerabdruck des Schlüssels in base64url sein).',
     dpopKeyMismatch: 'Der DPoP-Nachweis ist mit einem anderen Schlüssel signiert als dem des Tokens.',
     dpopNotBound: 'Dieses Token ist an keinen DPoP-Schlüssel gebunden: Sende es mit Authorization: Bearer.',
     dpopProofClaim: 'Dem DPoP-Nachweis fehlt der Claim {{claim}} oder er passt nicht zu dieser Anfrage.',

@@ -78,6 +78,7 @@ export const en: Translation = {
     codeChallengeMissing: 'code_challenge is missing.',
     codeNotIssued: 'The authorization code could not be issued.',
     dpopBoundToken: 'This token is bound to a DPoP key: send it with Authorization: DPoP and a DPoP proof.',
+    dpopJktInvalid: 'The dpop_jkt parameter is not valid (it must be the key’s SHA-256 thumbprint in base64url).',
     dpopKeyMismatch: 'The DPoP proof is signed with a key other than the token’s.',
     dpopNotBound: 'This token is not bound to a DPoP key: send it with Authorization: Bearer.',
     dpopProofClaim: 'The DPoP proof lacks the {{claim}} claim or it does not match this request.',

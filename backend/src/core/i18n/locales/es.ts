@@ -80,6 +80,7 @@ export const es = {
     codeChallengeMissing: 'Falta code_challenge.',
     codeNotIssued: 'No se pudo emitir el código de autorización.',
     dpopBoundToken: 'Este token está ligado a una clave DPoP: envíalo con Authorization: DPoP y una prueba DPoP.',
+    dpopJktInvalid: 'El parámetro dpop_jkt no es válido (debe ser la huella SHA-256 de la clave en base64url).',
     dpopKeyMismatch: 'La prueba DPoP está firmada con otra clave que la del token.',
     dpopNotBound: 'Este token no está ligado a ninguna clave DPoP: envíalo con Authorization: Bearer.',
     dpopProofClaim: 'La prueba DPoP no tiene el claim {{claim}} o no corresponde a esta petición.',

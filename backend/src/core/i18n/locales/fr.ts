@@ -78,6 +78,7 @@ export const fr: Translation = {
     codeChallengeMissing: 'code_challenge manquant.',
     codeNotIssued: 'Impossible d’émettre le code d’autorisation.',
     dpopBoundToken: 'Ce jeton est lié à une clé DPoP : envoyez-le avec Authorization: DPoP et une preuve DPoP.',
+    dpopJktInvalid: 'Le paramètre dpop_jkt n’est pas valide (il doit être l’empreinte SHA-256 de la clé en base64url).',
     dpopKeyMismatch: 'La preuve DPoP est signée avec une autre clé que celle du jeton.',
     dpopNotBound: 'Ce jeton n’est lié à aucune clé DPoP : envoyez-le avec Authorization: Bearer.',
     dpopProofClaim: 'La preuve DPoP n’a pas la claim {{claim}} ou elle ne correspond pas à cette requête.',

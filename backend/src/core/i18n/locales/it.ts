@@ -78,6 +78,7 @@ export const it: Translation = {
     codeChallengeMissing: 'Manca code_challenge.',
     codeNotIssued: 'Impossibile emettere il codice di autorizzazione.',
     dpopBoundToken: 'Questo token è legato a una chiave DPoP: invialo con Authorization: DPoP e una prova DPoP.',
+    dpopJktInvalid: 'Il parametro dpop_jkt non è valido (deve essere l’impronta SHA-256 della chiave in base64url).',
     dpopKeyMismatch: 'La prova DPoP è firmata con una chiave diversa da quella del token.',
     dpopNotBound: 'Questo token non è legato a nessuna chiave DPoP: invialo con Authorization: Bearer.',
     dpopProofClaim: 'Nella prova DPoP manca il claim {{claim}} oppure non corrisponde a questa richiesta.',

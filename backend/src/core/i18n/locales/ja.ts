@@ -78,6 +78,7 @@ export const ja: Translation = {
     codeChallengeMissing: 'code_challenge がありません。',
     codeNotIssued: '認可コードを発行できませんでした。',
     dpopBoundToken: 'このトークンは DPoP 鍵に結び付けられています。Authorization: DPoP と DPoP 証明を付けて送ってください。',
+    dpopJktInvalid: 'dpop_jkt パラメーターが無効です（鍵の SHA-256 サムプリントを base64url で指定してください）。',
     dpopKeyMismatch: 'DPoP 証明がトークンとは別の鍵で署名されています。',
     dpopNotBound: 'このトークンは DPoP 鍵に結び付けられていません。Authorization: Bearer で送ってください。',
     dpopProofClaim: 'DPoP 証明に {{claim}} クレームがないか、このリクエストと一致しません。',

@@ -78,6 +78,7 @@ export const pt: Translation = {
     codeChallengeMissing: 'Falta o code_challenge.',
     codeNotIssued: 'Não foi possível emitir o código de autorização.',
     dpopBoundToken: 'Este token está vinculado a uma chave DPoP: envie-o com Authorization: DPoP e uma prova DPoP.',
+    dpopJktInvalid: 'O parâmetro dpop_jkt não é válido (deve ser a impressão digital SHA-256 da chave em base64url).',
     dpopKeyMismatch: 'A prova DPoP está assinada com uma chave diferente da do token.',
     dpopNotBound: 'Este token não está vinculado a nenhuma chave DPoP: envie-o com Authorization: Bearer.',
     dpopProofClaim: 'A prova DPoP não tem a claim {{claim}} ou ela não corresponde a esta requisição.',

@@ -78,6 +78,7 @@ export const zh: Translation = {
     codeChallengeMissing: '缺少 code_challenge。',
     codeNotIssued: '无法签发授权码。',
     dpopBoundToken: '此令牌已绑定到 DPoP 密钥：请使用 Authorization: DPoP 并附上 DPoP 证明发送。',
+    dpopJktInvalid: 'dpop_jkt 参数无效（必须是密钥的 SHA-256 指纹，采用 base64url 编码）。',
     dpopKeyMismatch: 'DPoP 证明的签名密钥与令牌绑定的密钥不同。',
     dpopNotBound: '此令牌未绑定任何 DPoP 密钥：请使用 Authorization: Bearer 发送。',
     dpopProofClaim: 'DPoP 证明缺少 {{claim}} 声明，或与此请求不符。',

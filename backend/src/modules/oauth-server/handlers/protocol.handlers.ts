@@ -65,6 +65,7 @@ export class PushAuthorizationRequestHandler implements ICommandHandler<PushAuth
     private readonly authorization: AuthorizationService,
     private readonly pushed: PushedRequests,
     private readonly limits: TokenEndpointLimits,
+    private readonly dpop: DPoPVerifier,
   ) {}
 
   execute({ call }: PushAuthorizationRequestCommand): Promise<{ request_uri: string; expires_in: number }> {
@@ -86,6 +87,12 @@ export class PushAuthorizationRequestHandler implements ICommandHandler<PushAuth
         if (typeof value === 'string' && name !== 'client_secret') params[name] = value;
       }
       params.client_id = client.clientId;
+      // RFC 9449 §10.1: a DPoP proof at the PAR endpoint binds the code to its key (as dpop_jkt would).
+      if (call.headers.dpop !== undefined) {
+        const jkt = await this.dpop.verify(call.headers.dpop, { method: 'POST', url: this.dpop.endpointUrl('/oauth/par') }, 'token');
+        if (params.dpop_jkt && params.dpop_jkt !== jkt) throw new OAuthProtocolError('invalid_dpop_proof', msg('oauth.dpopKeyMismatch'));
+        params.dpop_jkt = jkt;
+      }
       await this.authorization.check(params, { pushing: true });
       return { request_uri: await this.pushed.push(client.clientId, params), expires_in: PAR_LIFETIME_SECONDS };
     });

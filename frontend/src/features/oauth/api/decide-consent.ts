@@ -17,6 +17,7 @@ export const AUTHORIZE_PARAMS = [
   'code_challenge',
   'code_challenge_method',
   'nonce',
+  'dpop_jkt',
   'request_uri',
 ] as const;
 
