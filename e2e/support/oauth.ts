@@ -24,6 +24,7 @@ export interface CreatedApp {
   description: string | null;
   active: boolean;
   has_secret: boolean;
+  require_pushed_authorization_requests: boolean;
   created_at: string;
   owner_user_id: string | null;
 }
@@ -32,7 +33,14 @@ export interface CreatedApp {
 export async function createApp(
   request: APIRequestContext,
   adminToken: string,
-  input: { name: string; redirect_uris: string[]; client_type?: 'confidential' | 'public'; allowed_scopes?: string[]; description?: string },
+  input: {
+    name: string;
+    redirect_uris: string[];
+    client_type?: 'confidential' | 'public';
+    allowed_scopes?: string[];
+    description?: string;
+    require_pushed_authorization_requests?: boolean;
+  },
 ): Promise<CreatedApp> {
   const response = await request.post('/oauth_clients', { headers: { authorization: `Bearer ${adminToken}` }, data: input });
   expect(response.status(), await response.text()).toBe(201);

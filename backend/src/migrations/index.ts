@@ -7,6 +7,7 @@ import { Migration20261122212722_data_rights } from './Migration20261122212722_d
 import { Migration20261122210127_audit } from './Migration20261122210127_audit.js';
 import { Migration20261122202124_oauth_server } from './Migration20261122202124_oauth_server.js';
 import { Migration20261122184059_connections } from './Migration20261122184059_connections.js';
+import { Migration20261125070300_par_and_dpop } from './Migration20261125070300_par_and_dpop.js';
 import { Migration20261122182427_contact } from './Migration20261122182427_contact.js';
 import { Migration20261122182141_billing } from './Migration20261122182141_billing.js';
 import { Migration20261122180338_identities } from './Migration20261122180338_identities.js';
@@ -26,4 +27,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124224831_outbox_delivered', class: Migration20261124224831_outbox_delivered },
   { name: 'Migration20261125040000_refresh_grace', class: Migration20261125040000_refresh_grace },
   { name: 'Migration20261125040850_keys_and_exports', class: Migration20261125040850_keys_and_exports },
+  { name: 'Migration20261125070300_par_and_dpop', class: Migration20261125070300_par_and_dpop },
 ];

@@ -72,6 +72,8 @@ export const OAuthClientSchema = z
     active: z.boolean(),
     /** Whether a secret is set (confidential clients); the secret itself is never shown again. */
     has_secret: z.boolean(),
+    /** RFC 9126: its authorization requests must be pushed to `/oauth/par` first. */
+    require_pushed_authorization_requests: z.boolean(),
     created_at: z.string(),
   })
   .meta({ id: 'OAuthClient' });
@@ -96,6 +98,7 @@ export const CreateOAuthClientSchema = z
     allowed_scopes: z.array(ScopeSchema).max(40).optional(),
     description: optionalText(1000),
     active: z.boolean().optional(),
+    require_pushed_authorization_requests: z.boolean().optional(),
   })
   .refine((value) => value.redirect_uri || value.redirect_uris, {
     message: 'validation.redirectUrisRequired',
@@ -116,6 +119,7 @@ export const UpdateOAuthClientSchema = z
     allowed_scopes: z.array(ScopeSchema).max(40).optional(),
     description: optionalText(1000),
     active: z.boolean().optional(),
+    require_pushed_authorization_requests: z.boolean().optional(),
   })
   .meta({ id: 'UpdateOAuthClient' });
 export type UpdateOAuthClient = z.infer<typeof UpdateOAuthClientSchema>;

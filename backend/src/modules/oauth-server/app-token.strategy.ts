@@ -14,6 +14,6 @@ export class AppTokenStrategy extends PassportStrategy(Strategy, 'app-token') {
 
   validate(request: FastifyRequest): Promise<AccessTokenInfo> {
     // Throws the OAuth errors (invalid_token with its WWW-Authenticate) the resource API answers.
-    return this.protocol.appToken(request.headers.authorization);
+    return this.protocol.appToken(request);
   }
 }

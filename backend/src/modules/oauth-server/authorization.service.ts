@@ -15,6 +15,7 @@ import type { ClientRecord } from './client-cache.js';
 import { OAuthGrant } from './entities/oauth-grant.entity.js';
 import { OAuthProtocolError } from './oauth.errors.js';
 import { checkFormats, readParams, type ParamFormat } from './params.js';
+import { PushedRequests, REQUEST_URI_PREFIX } from './pushed-requests.js';
 import { describeScopes, parseScope } from './scopes.js';
 import { CODE_PREFIX, newSecret, sha256 } from './secrets.js';
 import { TokenStore } from './token-store.service.js';
@@ -36,6 +37,7 @@ const AUTHORIZE_PARAMS = [
   'nonce',
   'prompt',
   'response_mode',
+  'dpop_jkt',
 ] as const;
 
 /** The character rules of each parameter (RFC 6749 Appendix A, RFC 7636 §4.1): what the library would check halfway through. */
@@ -50,6 +52,7 @@ const AUTHORIZE_FORMATS: Readonly<Record<string, ParamFormat>> = {
   nonce: 'vschar',
   prompt: 'nqschar',
   response_mode: 'vschar',
+  dpop_jkt: 'vschar',
 };
 
 /** A checked authorization request: everything needed to ask for consent or to issue a code. */
@@ -60,6 +63,10 @@ export interface AuthorizationRequest {
   state?: string;
   codeChallenge?: string;
   nonce?: string;
+  /** RFC 9126: the pushed request this came from (spent by the decision). */
+  requestUri?: string;
+  /** RFC 9449 §10: the DPoP key thumbprint the code is bound to. */
+  dpopJkt?: string;
 }
 
 export interface ConsentingUser {
@@ -80,6 +87,7 @@ export class AuthorizationService {
     private readonly em: EntityManager,
     private readonly clients: ClientsService,
     private readonly tokens: TokenStore,
+    private readonly pushed: PushedRequests,
     private readonly events: EventBus,
     private readonly queries: QueryBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -94,16 +102,34 @@ export class AuthorizationService {
   }
 
   /**
+   * RFC 9126 §4: a `request_uri` of ours stands for the parameters its client pushed, and every
+   * other parameter of the request is ignored (client_id must match). Other request_uri values
+   * are not ours to read here. `pushing`: the body of `POST /oauth/par`, where none may be.
+   */
+  private async resolvePushed(source: unknown, pushing: boolean): Promise<{ params: unknown; requestUri?: string }> {
+    const { request_uri: requestUri, client_id: clientId } = readParams(source, ['request_uri', 'client_id']);
+    if (!requestUri) return { params: source };
+    if (pushing) throw new OAuthProtocolError('invalid_request', msg('oauth.parRequestUriInside'));
+    if (!requestUri.startsWith(REQUEST_URI_PREFIX)) return { params: source };
+    if (!clientId) throw new OAuthProtocolError('invalid_request', msg('oauth.clientIdMissing'));
+    const params = await this.pushed.load(requestUri, clientId);
+    if (!params) throw new OAuthProtocolError('invalid_request_uri', msg('oauth.parUnknown'));
+    return { params: { ...params, client_id: clientId }, requestUri };
+  }
+
+  /**
    * Every check of an authorization request; errors are JSON for the page, never a redirect.
    * Whatever passes here can be issued a code: `decide` stores nothing before this has run.
    */
-  async check(source: unknown): Promise<AuthorizationRequest> {
-    const p = readParams(source, AUTHORIZE_PARAMS);
+  async check(source: unknown, options: { pushing?: boolean } = {}): Promise<AuthorizationRequest> {
+    const { params, requestUri } = await this.resolvePushed(source, options.pushing ?? false);
+    const p = readParams(params, AUTHORIZE_PARAMS);
     // The client and its redirect URI first (an unknown app is the clearest answer), then the rest.
     checkFormats({ client_id: p.client_id, redirect_uri: p.redirect_uri }, AUTHORIZE_FORMATS);
     if (!p.client_id) throw new OAuthProtocolError('invalid_request', msg('oauth.clientIdMissing'));
     const client = await this.clients.findActive(p.client_id);
     if (!client) throw new OAuthProtocolError('invalid_client', msg('oauth.unknownClient'), 400);
+    if (client.requirePar && !requestUri && !options.pushing) throw new OAuthProtocolError('invalid_request', msg('oauth.parRequired'));
     if (client.redirectUris.length === 0) throw new OAuthProtocolError('invalid_request', msg('oauth.noRedirectUris'));
     if (!p.redirect_uri && client.redirectUris.length > 1) {
       throw new OAuthProtocolError('invalid_request', msg('oauth.redirectUriMissing'));
@@ -127,6 +153,7 @@ export class AuthorizationService {
     }
     if (p.state && p.state.length > 500) throw new OAuthProtocolError('invalid_request', msg('oauth.stateTooLong'));
     if (p.nonce && p.nonce.length > 500) throw new OAuthProtocolError('invalid_request', msg('oauth.nonceTooLong'));
+    if (p.dpop_jkt && !/^[A-Za-z0-9_-]{43}$/.test(p.dpop_jkt)) throw new OAuthProtocolError('invalid_request', msg('oauth.dpopJktInvalid'));
     if (p.code_challenge) {
       if ((p.code_challenge_method ?? 'plain') !== 'S256') {
         throw new OAuthProtocolError('invalid_request', msg('oauth.pkceS256Only'));
@@ -136,7 +163,7 @@ export class AuthorizationService {
     } else if (client.clientType === 'public') {
       throw new OAuthProtocolError('invalid_request', msg('oauth.pkceRequired'));
     }
-    return { client, redirectUri, scopes, state: p.state, codeChallenge: p.code_challenge, nonce: p.nonce };
+    return { client, redirectUri, scopes, state: p.state, codeChallenge: p.code_challenge, nonce: p.nonce, requestUri, dpopJkt: p.dpop_jkt };
   }
 
   async describe(source: unknown, language: Language = 'es'): Promise<ConsentInfo> {
@@ -160,6 +187,10 @@ export class AuthorizationService {
   /** The person's answer on the consent screen: where the browser goes next. */
   async decide(source: unknown, action: 'allow' | 'deny', user: ConsentingUser): Promise<ConsentDecision> {
     const request = await this.check(source);
+    // A pushed request is answered once, whichever the answer (decision 0035).
+    if (request.requestUri && !(await this.pushed.spend(request.requestUri))) {
+      throw new OAuthProtocolError('invalid_request_uri', msg('oauth.parUnknown'));
+    }
     if (action === 'deny') {
       await this.events.publish(new ConsentDeniedEvent(request.client.clientId, request.scopes));
       return {
@@ -246,6 +277,7 @@ export class AuthorizationService {
               code_challenge: code.codeChallenge ?? null,
               code_challenge_method: code.codeChallengeMethod ?? null,
               nonce: request.nonce ?? null,
+              dpop_jkt: request.dpopJkt ?? null,
               auth_time: subject.authTime,
               expires_at: code.expiresAt,
             })

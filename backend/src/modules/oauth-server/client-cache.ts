@@ -16,6 +16,8 @@ export interface ClientRecord {
   clientSecretHash: string | null;
   redirectUris: string[];
   allowedScopes: string[];
+  /** RFC 9126: a plain authorization request is refused; only a pushed one (decision 0035). */
+  requirePar: boolean;
 }
 
 /** How often each process compares the table's fingerprint, in case a pub/sub message was lost. */
@@ -121,7 +123,7 @@ export class ClientCache implements OnModuleInit, OnApplicationShutdown {
     const row = await this.em
       .getKysely<OAuthServerDb>()
       .selectFrom('oauth_clients')
-      .select(['id', 'client_id', 'name', 'client_type', 'client_secret_hash', 'redirect_uris', 'allowed_scopes'])
+      .select(['id', 'client_id', 'name', 'client_type', 'client_secret_hash', 'redirect_uris', 'allowed_scopes', 'require_pushed_authorization_requests'])
       .where('client_id', '=', clientId)
       .where('active', '=', true)
       .executeTakeFirst();
@@ -134,6 +136,7 @@ export class ClientCache implements OnModuleInit, OnApplicationShutdown {
       clientSecretHash: row.client_secret_hash ?? null,
       redirectUris: row.redirect_uris,
       allowedScopes: row.allowed_scopes,
+      requirePar: row.require_pushed_authorization_requests,
     };
   }
 
@@ -146,7 +149,7 @@ export class ClientCache implements OnModuleInit, OnApplicationShutdown {
         .getKysely<OAuthServerDb>()
         .selectFrom('oauth_clients')
         .select(
-          sql<string>`count(*) || ':' || coalesce(sum(hashtext(concat_ws('|', id, client_id, client_type, client_secret_hash, redirect_uris, allowed_scopes, name, active))::bigint), 0)`.as(
+          sql<string>`count(*) || ':' || coalesce(sum(hashtext(concat_ws('|', id, client_id, client_type, client_secret_hash, redirect_uris, allowed_scopes, name, active, require_pushed_authorization_requests))::bigint), 0)`.as(
             'fingerprint',
           ),
         )

@@ -27,6 +27,7 @@ export function toClientView(client: OAuthClient): OAuthClientView {
     owner_user_id: client.ownerUser?.id ?? null,
     active: client.active,
     has_secret: !!client.clientSecretHash,
+    require_pushed_authorization_requests: client.requirePushedAuthorizationRequests,
     created_at: client.createdAt.toISOString(),
   };
 }
@@ -104,6 +105,7 @@ export class ClientsService {
       description: input.description || null,
       ownerUser: ownerId ? ownerId : null,
       active: input.active ?? true,
+      requirePushedAuthorizationRequests: input.require_pushed_authorization_requests ?? false,
     });
     await this.em.flush();
     await this.changed(client.clientId);
@@ -116,6 +118,7 @@ export class ClientsService {
     if (input.name !== undefined) client.name = input.name;
     if (input.description !== undefined) client.description = input.description || null;
     if (input.active !== undefined) client.active = input.active;
+    if (input.require_pushed_authorization_requests !== undefined) client.requirePushedAuthorizationRequests = input.require_pushed_authorization_requests;
     if (input.allowed_scopes !== undefined) client.allowedScopes = [...new Set(input.allowed_scopes)];
     // The full object carries both; the list wins when it is there (the spec's form only knows the first).
     const uris =
@@ -163,6 +166,7 @@ export class ClientsService {
               clientSecretHash: client.clientSecretHash ?? null,
               redirectUris: client.redirectUris,
               allowedScopes: client.allowedScopes,
+              requirePar: client.requirePushedAuthorizationRequests,
             }
           : null,
       );

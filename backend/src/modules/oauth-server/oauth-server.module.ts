@@ -18,6 +18,8 @@ import { GrantsController } from './grants.controller.js';
 import { OAuthController } from './oauth.controller.js';
 import { ProtocolService } from './protocol.service.js';
 import { ProxyService } from './proxy.service.js';
+import { PushedRequests } from './pushed-requests.js';
+import { DPoPVerifier } from './dpop.js';
 import { SigningKeysService } from './signing-keys.service.js';
 import { TokenEndpointLimits } from './token-endpoint-limits.service.js';
 import { TokenEndpointService } from './token-endpoint.service.js';
@@ -41,6 +43,8 @@ export class OAuthServerModule implements OnApplicationBootstrap {
         ClientCache,
         ClientsService,
         TokenStore,
+        PushedRequests,
+        DPoPVerifier,
         SigningKeysService,
         AuthorizationService,
         TokenEndpointService,

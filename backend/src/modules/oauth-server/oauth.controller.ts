@@ -15,11 +15,13 @@ import {
   AuthorizeQuerySchema,
   IntrospectionSchema,
   JsonObjectSchema,
+  ParAnswerSchema,
+  ParBodySchema,
   TokenAnswerSchema,
   TokenBodySchema,
   TokenOpBodySchema,
 } from './oauth.schemas.js';
-import { DecideConsentCommand, IssueTokenCommand, RevokeTokenCommand, type TokenEndpointCall } from './public/commands.js';
+import { DecideConsentCommand, IssueTokenCommand, PushAuthorizationRequestCommand, RevokeTokenCommand, type TokenEndpointCall } from './public/commands.js';
 import { ConsentInfoQuery, DiscoveryQuery, IntrospectTokenQuery, JwksQuery, UserInfoQuery } from './public/queries.js';
 import { msg } from '../../core/i18n/messages.js';
 
@@ -80,6 +82,25 @@ export class OAuthController {
   async token(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     noStore(reply);
     return this.commands.execute(new IssueTokenCommand(callOf(request)));
+  }
+
+  @Post('oauth/par')
+  @Public()
+  @HttpCode(201)
+  @Contract({
+    summary:
+      'RFC 9126 pushed authorization request: the request checked and kept for a minute; the browser then goes to /oauth/authorize?client_id&request_uri',
+    tags: ['oauth'],
+    access: 'public',
+    body: ParBodySchema,
+    bodyEncoding: 'form',
+    response: ParAnswerSchema,
+    errors: [401, 415, 429],
+  })
+  async par(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    noStore(reply);
+    this.requireForm(request);
+    return this.commands.execute(new PushAuthorizationRequestCommand(callOf(request)));
   }
 
   @Post('oauth/revoke')

@@ -13,7 +13,9 @@ export type OAuthErrorCode =
   | 'access_denied'
   | 'invalid_token'
   | 'insufficient_scope'
-  | 'server_error';
+  | 'server_error'
+  | 'invalid_dpop_proof'
+  | 'invalid_request_uri';
 
 /**
  * A protocol error. The filter answers `{ error, error_description, message }`: the RFC's

@@ -18,6 +18,8 @@ export const AuthorizeQuerySchema = z
     code_challenge_method: param,
     nonce: param,
     prompt: param,
+    request_uri: param,
+    dpop_jkt: param,
   })
   .partial()
   .loose();
@@ -41,13 +43,17 @@ export const TokenBodySchema = z
 export const TokenAnswerSchema = z
   .object({
     access_token: z.string(),
-    token_type: z.literal('Bearer'),
+    token_type: z.enum(['Bearer', 'DPoP']),
     expires_in: z.number(),
     refresh_token: z.string().optional(),
     scope: z.string().optional(),
     id_token: z.string().optional(),
   })
   .meta({ id: 'TokenAnswer' });
+
+export const ParBodySchema = AuthorizeQuerySchema.omit({ request_uri: true }).extend({ client_secret: param }).partial().loose();
+
+export const ParAnswerSchema = z.object({ request_uri: z.string(), expires_in: z.number() }).meta({ id: 'ParAnswer' });
 
 export const TokenOpBodySchema = z.object({ token: param, token_type_hint: param, client_id: param, client_secret: param }).partial().loose();
 

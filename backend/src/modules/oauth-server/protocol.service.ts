@@ -4,7 +4,10 @@ import { BASE_SCOPES, LANGUAGES, SERVICE_NAMES, serviceScope } from '@life/contr
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { ClientsService } from './clients.service.js';
 import type { ClientRecord } from './client-cache.js';
+import type { IncomingHttpHeaders } from 'node:http';
+import { DPOP_SIGNING_ALGS, DPoPVerifier, dpopChallenge } from './dpop.js';
 import { OAuthProtocolError, invalidToken, insufficientScope } from './oauth.errors.js';
+import type { Message } from '../../core/i18n/messages.js';
 import { checkFormats, clientCredentials, readParams, type ParamFormat } from './params.js';
 import { grantsEmail, grantsUsername } from './scopes.js';
 import { ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX } from './secrets.js';
@@ -17,6 +20,9 @@ const TOKEN_OP_PARAMS = ['token', 'token_type_hint', 'client_id', 'client_secret
 /** RFC 7009 / 7662 parameters in the characters RFC 6749 Appendix A allows them. */
 const TOKEN_OP_FORMATS: Readonly<Record<string, ParamFormat>> = { token: 'vschar', token_type_hint: 'vschar', client_id: 'vschar', client_secret: 'vschar' };
 
+/** RFC 9449 §7.1: a DPoP token's problem, with the DPoP challenge. */
+const dpopInvalidToken = (message: Message) => new OAuthProtocolError('invalid_token', message, 401, dpopChallenge('invalid_token'));
+
 /**
  * Revocation (RFC 7009), introspection (RFC 7662), userinfo and the discovery documents
  * (RFC 8414, OpenID Connect Discovery).
@@ -26,6 +32,7 @@ export class ProtocolService {
   constructor(
     private readonly clients: ClientsService,
     private readonly store: TokenStore,
+    private readonly dpop: DPoPVerifier,
     private readonly queries: QueryBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -82,7 +89,8 @@ export class ProtocolService {
       return {
         active: true,
         ...base,
-        token_type: 'Bearer',
+        token_type: info.dpopJkt ? 'DPoP' : 'Bearer',
+        ...(info.dpopJkt ? { cnf: { jkt: info.dpopJkt } } : {}),
         scope: info.scopes.join(' '),
         ...(info.userId ? { sub: info.userId, username: await this.username(info.userId) } : {}),
         iat: Math.floor(info.issuedAt.getTime() / 1000),
@@ -105,12 +113,31 @@ export class ProtocolService {
     return { active: false };
   }
 
-  /** The app token of a resource request (RFC 6750 header only: no tokens in URLs). */
-  async appToken(authorization: string | undefined): Promise<AccessTokenInfo> {
-    const match = authorization && /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(authorization);
+  /**
+   * The app token of a resource request (RFC 6750 header only: no tokens in URLs). RFC 9449: a
+   * DPoP-bound token comes as `Authorization: DPoP` with a proof of its key for this method, URL
+   * and token; sent as Bearer it is refused. A Bearer token costs no crypto and no Redis.
+   */
+  async appToken(request: { headers: IncomingHttpHeaders; method: string; url: string }): Promise<AccessTokenInfo> {
+    const authorization = request.headers.authorization;
+    const match = authorization && /^(Bearer|DPoP)\s+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(authorization);
     if (!match) throw invalidToken(msg('oauth.appTokenMissing'));
-    const info = await this.store.findAccess(match[1]!);
-    if (!info) throw invalidToken();
+    const token = match[2]!;
+    if (match[1]!.toLowerCase() === 'bearer') {
+      const info = await this.store.findAccess(token);
+      if (!info) throw invalidToken();
+      if (info.dpopJkt) throw dpopInvalidToken(msg('oauth.dpopBoundToken'));
+      return info;
+    }
+    const jkt = await this.dpop.verify(
+      request.headers.dpop,
+      { method: request.method, url: this.dpop.endpointUrl(request.url), accessToken: token },
+      'resource',
+    );
+    const info = await this.store.findAccess(token);
+    if (!info) throw dpopInvalidToken(msg('oauth.invalidAccessToken'));
+    if (!info.dpopJkt) throw dpopInvalidToken(msg('oauth.dpopNotBound'));
+    if (info.dpopJkt !== jkt) throw dpopInvalidToken(msg('oauth.dpopKeyMismatch'));
     return info;
   }
 
@@ -144,6 +171,9 @@ export class ProtocolService {
       revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
       introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
       authorization_response_iss_parameter_supported: true,
+      pushed_authorization_request_endpoint: `${issuer}/oauth/par`,
+      require_pushed_authorization_requests: false,
+      dpop_signing_alg_values_supported: [...DPOP_SIGNING_ALGS],
       service_documentation: `${issuer}/api/docs`,
       ui_locales_supported: [...LANGUAGES],
     };

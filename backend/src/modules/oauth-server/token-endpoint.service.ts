@@ -86,7 +86,7 @@ export class TokenEndpointService {
   private readonly logger = new Logger(TokenEndpointService.name);
   private readonly server: OAuth2Server;
   /** The client the library authenticated for the request being handled (getRefreshToken is not told it). */
-  private readonly request = new AsyncLocalStorage<{ client?: ClientRecord }>();
+  private readonly request = new AsyncLocalStorage<{ client?: ClientRecord; dpopJkt?: string; boundJkt?: string | null }>();
 
   constructor(
     private readonly em: EntityManager,
@@ -137,6 +137,7 @@ export class TokenEndpointService {
             'k.code_challenge',
             'k.code_challenge_method',
             'k.nonce',
+            'k.dpop_jkt',
             'k.auth_time',
             'k.expires_at',
             'k.used_at',
@@ -148,6 +149,10 @@ export class TokenEndpointService {
         if (row.used_at) {
           await this.codeReplayed(row.id);
           return false;
+        }
+        // RFC 9449 §10: a code bound with dpop_jkt is redeemed only with a proof of that key (nothing is spent otherwise).
+        if (row.dpop_jkt && this.request.getStore()?.dpopJkt !== row.dpop_jkt) {
+          throw new OAuthProtocolError('invalid_grant', msg('oauth.dpopKeyMismatch'));
         }
         const user: Subject = {
           id: row.user_id,
@@ -192,6 +197,7 @@ export class TokenEndpointService {
             const client = this.request.getStore()?.client;
             const grace = client && client.id === row.clientRowId ? await this.store.gracePair(refreshToken, client.id) : null;
             if (grace) {
+              this.checkRefreshKey(grace.dpopJkt);
               const user: Subject = { id: grace.userId, grantId: grace.grantId, codeId: grace.codeId, familyId: grace.familyId, grace };
               return { refreshToken, scope: grace.scopes, client: { id: row.clientRowId, grants: [] }, user };
             }
@@ -199,6 +205,7 @@ export class TokenEndpointService {
           }
           return false;
         }
+        this.checkRefreshKey(info.dpopJkt);
         const user: Subject = { id: info.userId, grantId: info.grantId, codeId: info.codeId, familyId: info.familyId };
         return {
           refreshToken,
@@ -235,6 +242,9 @@ export class TokenEndpointService {
         const modelClient = client as ModelClient;
         if (subject.grace) return this.graceAnswer(subject, modelClient, client, user);
         const scopes = token.scope ?? [];
+        const current = this.request.getStore();
+        const dpopJkt = current?.dpopJkt ?? null;
+        if (current) current.boundJkt = dpopJkt;
         const row = {
           accessToken: token.accessToken,
           accessExpiresAt: token.accessTokenExpiresAt!,
@@ -246,13 +256,17 @@ export class TokenEndpointService {
           codeId: subject.codeId ?? null,
           familyId: subject.familyId ?? randomUUID(),
           scopes,
+          dpopJkt,
         };
         if (subject.rotates) {
           if (!(await this.store.rotate(subject.rotates, row))) {
             // Lost the race: the winner's pair is committed now. The same client inside the grace
             // window gets that pair too (decision 0028); otherwise this is a reuse (decision 0012).
             const grace = await this.store.gracePair(subject.rotates, modelClient.id);
-            if (grace) return this.graceAnswer({ ...subject, grace }, modelClient, client, user);
+            if (grace) {
+              this.checkRefreshKey(grace.dpopJkt);
+              return this.graceAnswer({ ...subject, grace }, modelClient, client, user);
+            }
             await this.refreshReused(subject.familyId!);
             // What the library answers when revokeToken reports the spend failed.
             throw new OAuth2Server.InvalidGrantError('Invalid grant: refresh token is invalid or could not be revoked');
@@ -274,6 +288,8 @@ export class TokenEndpointService {
   /** The pair a rotation of this token stored, answered again (with a new ID token when openid). */
   private async graceAnswer(subject: Subject, modelClient: ModelClient, client: OAuth2Server.Client, user: OAuth2Server.User): Promise<OAuth2Server.Token> {
     const grace = subject.grace!;
+    const current = this.request.getStore();
+    if (current) current.boundJkt = grace.dpopJkt;
     this.logger.debug({ familyId: grace.familyId }, 'Refresh token retried inside the grace window: the same pair answered again');
     const saved: OAuth2Server.Token = {
       accessToken: grace.accessToken,
@@ -292,6 +308,17 @@ export class TokenEndpointService {
       );
     }
     return saved;
+  }
+
+  /**
+   * RFC 9449 §5: a public client's refresh token is bound to its DPoP key, so a refresh must
+   * prove that key; a confidential client's is not (its authentication constrains it already).
+   */
+  private checkRefreshKey(bound: string | null): void {
+    const current = this.request.getStore();
+    if (!bound || current?.client?.clientType !== 'public') return;
+    if (!current.dpopJkt) throw new OAuthProtocolError('invalid_dpop_proof', msg('oauth.dpopProofMissing'));
+    if (current.dpopJkt !== bound) throw new OAuthProtocolError('invalid_grant', msg('oauth.dpopKeyMismatch'));
   }
 
   private async codeReplayed(codeId: string): Promise<void> {
@@ -345,7 +372,7 @@ export class TokenEndpointService {
   }
 
   /** Runs the library's token handler on a parsed form body; protocol errors become OAuthProtocolError. */
-  async handle(input: { headers: Record<string, string | string[] | undefined>; body: unknown }): Promise<TokenEndpointAnswer> {
+  async handle(input: { headers: Record<string, string | string[] | undefined>; body: unknown; dpopJkt?: string }): Promise<TokenEndpointAnswer> {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(input.headers)) if (typeof value === 'string') headers[name] = value;
     // RFC 6749 §2.3.1 form-encodes both parts before base64 (openid-client does: '_' becomes %5F);
@@ -354,8 +381,9 @@ export class TokenEndpointService {
     if (basic) headers.authorization = `Basic ${Buffer.from(`${basic.id}:${basic.secret}`).toString('base64')}`;
     const request = new OAuth2Server.Request({ method: 'POST', headers, query: {}, body: input.body ?? {} });
     const response = new OAuth2Server.Response({ headers: {} });
+    const state: { dpopJkt?: string; boundJkt?: string | null } = { dpopJkt: input.dpopJkt };
     try {
-      await this.request.run({}, () => this.server.token(request, response));
+      await this.request.run(state, () => this.server.token(request, response));
     } catch (error) {
       if (error instanceof OAuth2Server.OAuthError && !(error instanceof OAuth2Server.ServerError)) {
         const headers = response.headers as Record<string, string>;
@@ -372,6 +400,8 @@ export class TokenEndpointService {
     // among them): only the RFC's members go out.
     const answer = response.body as Record<string, unknown>;
     const body = Object.fromEntries(TOKEN_ANSWER_MEMBERS.filter((name) => answer[name] !== undefined).map((name) => [name, answer[name]]));
+    // RFC 9449 §5: a DPoP-bound access token is of type DPoP.
+    if (state.boundJkt) body.token_type = 'DPoP';
     return { status: 200, body, headers: response.headers as Record<string, string> };
   }
 }

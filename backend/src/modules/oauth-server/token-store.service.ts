@@ -20,6 +20,8 @@ export interface AccessTokenInfo {
   scopes: string[];
   issuedAt: Date;
   expiresAt: Date;
+  /** RFC 9449 `cnf.jkt`: the DPoP key the token is bound to, or null for a Bearer token. */
+  dpopJkt: string | null;
 }
 
 export interface RefreshTokenInfo {
@@ -33,6 +35,8 @@ export interface RefreshTokenInfo {
   familyId: string;
   grantId: string | null;
   codeId: string | null;
+  /** For a public client, the DPoP key a refresh must prove (decision 0036). */
+  dpopJkt: string | null;
 }
 
 export interface NewTokenRow {
@@ -46,6 +50,8 @@ export interface NewTokenRow {
   codeId: string | null;
   familyId: string;
   scopes: string[];
+  /** RFC 9449: the thumbprint of the DPoP key the pair is bound to (null: Bearer). */
+  dpopJkt?: string | null;
 }
 
 /** The pair a rotation stored, answered again to the same client inside the grace window (decision 0028). */
@@ -59,6 +65,7 @@ export interface GracePair {
   codeId: string | null;
   familyId: string;
   scopes: string[];
+  dpopJkt: string | null;
 }
 
 interface RotationCall {
@@ -81,6 +88,7 @@ interface AccessRow {
   refresh_expires_at: Date | null;
   family_id: string;
   code_id: string | null;
+  dpop_jkt: string | null;
 }
 
 // Lookups read the token and its (active) client only: who the person is comes from users when an
@@ -146,6 +154,7 @@ export class TokenStore {
           code_id: row.codeId,
           family_id: row.familyId,
           scopes: JSON.stringify(row.scopes),
+          dpop_jkt: row.dpopJkt ?? null,
         })),
       )
       .execute();
@@ -169,6 +178,7 @@ export class TokenStore {
         't.refresh_expires_at',
         't.family_id',
         't.code_id',
+        't.dpop_jkt',
       ])
       .where('t.revoked_at', 'is', null);
   }
@@ -220,6 +230,7 @@ export class TokenStore {
       scopes: row.scopes,
       issuedAt: new Date(row.created_at),
       expiresAt: new Date(row.access_expires_at),
+      dpopJkt: row.dpop_jkt ?? null,
     };
   }
 
@@ -239,6 +250,7 @@ export class TokenStore {
       familyId: row.family_id,
       grantId: row.grant_id,
       codeId: row.code_id,
+      dpopJkt: row.dpop_jkt ?? null,
     };
   }
 
@@ -282,7 +294,18 @@ export class TokenStore {
       .selectFrom('oauth_tokens as p')
       .innerJoin('oauth_tokens as s', 's.id', 'p.successor_id')
       .innerJoin('oauth_clients as c', (join) => join.onRef('c.id', '=', 's.client_id').on('c.active', '=', true))
-      .select(['s.id', 'p.successor_sealed', 's.access_expires_at', 's.refresh_expires_at', 's.user_id', 's.grant_id', 's.code_id', 's.family_id', 's.scopes'])
+      .select([
+        's.id',
+        'p.successor_sealed',
+        's.access_expires_at',
+        's.refresh_expires_at',
+        's.user_id',
+        's.grant_id',
+        's.code_id',
+        's.family_id',
+        's.scopes',
+        's.dpop_jkt',
+      ])
       .where('p.refresh_token_hash', '=', sha256(presented))
       .where('p.client_id', '=', clientRowId)
       .where('p.revoked_at', 'is', null)
@@ -311,6 +334,7 @@ export class TokenStore {
       codeId: row.code_id ?? null,
       familyId: row.family_id,
       scopes: row.scopes,
+      dpopJkt: row.dpop_jkt ?? null,
     };
   }
 
@@ -338,13 +362,14 @@ export class TokenStore {
         ${column((c) => (c.row.refreshToken ? sha256(c.row.refreshToken) : null))}::text[], ${column((c) => c.row.accessExpiresAt)}::timestamptz[],
         ${column((c) => c.row.refreshExpiresAt ?? null)}::timestamptz[], ${column((c) => c.row.clientRowId)}::uuid[],
         ${column((c) => c.row.userId)}::uuid[], ${column((c) => c.row.grantId)}::uuid[], ${column((c) => c.row.codeId)}::uuid[],
-        ${column((c) => c.row.familyId)}::uuid[], ${column((c) => JSON.stringify(c.row.scopes))}::text[], ${column((c) => c.sealed)}::text[])
-        as i(presented, id, access_hash, refresh_hash, access_expires, refresh_expires, client_id, user_id, grant_id, code_id, family_id, scopes, sealed)),
+        ${column((c) => c.row.familyId)}::uuid[], ${column((c) => JSON.stringify(c.row.scopes))}::text[], ${column((c) => c.sealed)}::text[],
+        ${column((c) => c.row.dpopJkt ?? null)}::text[])
+        as i(presented, id, access_hash, refresh_hash, access_expires, refresh_expires, client_id, user_id, grant_id, code_id, family_id, scopes, sealed, dpop_jkt)),
       spent as (update oauth_tokens t set refresh_used_at = now(), successor_id = i.id, successor_sealed = i.sealed from input i
         where t.refresh_token_hash = i.presented and t.refresh_used_at is null and t.revoked_at is null returning i.*)
       insert into oauth_tokens (id, created_at, updated_at, access_token_hash, refresh_token_hash, access_expires_at, refresh_expires_at,
-        client_id, user_id, grant_id, code_id, family_id, scopes)
-      select id, now(), now(), access_hash, refresh_hash, access_expires, refresh_expires, client_id, user_id, grant_id, code_id, family_id, scopes::jsonb
+        client_id, user_id, grant_id, code_id, family_id, scopes, dpop_jkt)
+      select id, now(), now(), access_hash, refresh_hash, access_expires, refresh_expires, client_id, user_id, grant_id, code_id, family_id, scopes::jsonb, dpop_jkt
       from spent returning id`.execute(this.pool);
     // Tests only: the worst moment to die, everything committed and nothing answered (test/oauth-refresh-crash.test.ts).
     if (this.config.testHooks.killAfterRefreshRotation) process.kill(process.pid, 'SIGKILL');

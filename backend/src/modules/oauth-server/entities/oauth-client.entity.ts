@@ -41,4 +41,8 @@ export class OAuthClient extends BaseEntity {
 
   @Property({ type: 'boolean' })
   active: Opt<boolean> = true;
+
+  /** RFC 9126: this client's authorization requests must be pushed first (`POST /oauth/par`; decision 0035). */
+  @Property({ type: 'boolean', default: false })
+  requirePushedAuthorizationRequests: Opt<boolean> = false;
 }

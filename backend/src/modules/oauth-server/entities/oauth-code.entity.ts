@@ -40,6 +40,10 @@ export class OAuthCode extends BaseEntity {
   @Property({ type: 'varchar', length: 500, nullable: true })
   nonce?: string | null;
 
+  /** RFC 9449 §10: the thumbprint of the DPoP key that must redeem this code (`dpop_jkt`, or a proof at /oauth/par). */
+  @Property({ type: 'varchar', length: 64, nullable: true })
+  dpopJkt?: string | null;
+
   /** When the person last signed in (OIDC auth_time): their session's creation. */
   @Property({ type: 'timestamptz' })
   authTime: Date;

@@ -71,6 +71,13 @@ export class OAuthToken extends BaseEntity {
   @Property({ type: 'text', nullable: true })
   successorSealed?: string | null;
 
+  /**
+   * RFC 9449: the RFC 7638 thumbprint of the DPoP key the access token is bound to (`cnf.jkt`);
+   * for a public client the refresh token too (decision 0036). Null for a Bearer token.
+   */
+  @Property({ type: 'varchar', length: 64, nullable: true })
+  dpopJkt?: string | null;
+
   @Property({ type: 'timestamptz', nullable: true })
   revokedAt?: Date | null;
 

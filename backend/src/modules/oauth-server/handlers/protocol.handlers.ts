@@ -3,7 +3,12 @@ import type { ConsentDecision, ConsentInfo } from '@life/contracts';
 import type { JWK } from 'jose';
 import { AuthorizationService } from '../authorization.service.js';
 import { ProtocolService } from '../protocol.service.js';
-import { DecideConsentCommand, IssueTokenCommand, RevokeTokenCommand } from '../public/commands.js';
+import { OAuthProtocolError } from '../oauth.errors.js';
+import { readParams } from '../params.js';
+import { PAR_LIFETIME_SECONDS, PushedRequests } from '../pushed-requests.js';
+import { DPoPVerifier } from '../dpop.js';
+import { msg } from '../../../core/i18n/messages.js';
+import { DecideConsentCommand, IssueTokenCommand, PushAuthorizationRequestCommand, RevokeTokenCommand } from '../public/commands.js';
 import { ConsentInfoQuery, DiscoveryQuery, IntrospectTokenQuery, JwksQuery, UserInfoQuery } from '../public/queries.js';
 import { SigningKeysService } from '../signing-keys.service.js';
 import { TokenEndpointLimits } from '../token-endpoint-limits.service.js';
@@ -33,11 +38,56 @@ export class IssueTokenHandler implements ICommandHandler<IssueTokenCommand> {
   constructor(
     private readonly tokens: TokenEndpointService,
     private readonly limits: TokenEndpointLimits,
+    private readonly dpop: DPoPVerifier,
   ) {}
   async execute({ call }: IssueTokenCommand): Promise<Record<string, unknown>> {
     this.tokens.checkRequest(call.body, call.headers.authorization);
-    const answer = await this.limits.guarded(call, () => this.tokens.handle({ headers: call.headers, body: call.body }));
+    const answer = await this.limits.guarded(call, async () => {
+      // RFC 9449: a proof binds the tokens to its key; no header, no crypto (the Bearer path stays as it was).
+      const dpopJkt =
+        call.headers.dpop === undefined
+          ? undefined
+          : await this.dpop.verify(call.headers.dpop, { method: 'POST', url: this.dpop.endpointUrl('/oauth/token') }, 'token');
+      return this.tokens.handle({ headers: call.headers, body: call.body, dpopJkt });
+    });
     return answer.body;
+  }
+}
+
+/**
+ * RFC 9126: the client authenticates as at the token endpoint (inside the same rate limits), the
+ * request passes every check of the authorization endpoint, and is kept for a minute.
+ */
+@CommandHandler(PushAuthorizationRequestCommand)
+export class PushAuthorizationRequestHandler implements ICommandHandler<PushAuthorizationRequestCommand> {
+  constructor(
+    private readonly protocol: ProtocolService,
+    private readonly authorization: AuthorizationService,
+    private readonly pushed: PushedRequests,
+    private readonly limits: TokenEndpointLimits,
+    private readonly dpop: DPoPVerifier,
+  ) {}
+
+  execute({ call }: PushAuthorizationRequestCommand): Promise<{ request_uri: string; expires_in: number }> {
+    return this.limits.guarded(call, async () => {
+      const authorization = call.headers.authorization;
+      // One client authentication method, as at the token endpoint (a body client_id equal to Basic's is allowed: openid-client sends both).
+      const credentials = readParams(call.body, ['client_id', 'client_secret']);
+      const client = await this.protocol.authenticateClient(authorization, credentials, { allowPublic: true });
+      const params: Record<string, string> = {};
+      for (const [name, value] of Object.entries((call.body ?? {}) as Record<string, unknown>)) {
+        if (typeof value === 'string' && name !== 'client_secret') params[name] = value;
+      }
+      params.client_id = client.clientId;
+      // RFC 9449 §10.1: a DPoP proof at the PAR endpoint binds the code to its key (as dpop_jkt would).
+      if (call.headers.dpop !== undefined) {
+        const jkt = await this.dpop.verify(call.headers.dpop, { method: 'POST', url: this.dpop.endpointUrl('/oauth/par') }, 'token');
+        if (params.dpop_jkt && params.dpop_jkt !== jkt) throw new OAuthProtocolError('invalid_dpop_proof', msg('oauth.dpopKeyMismatch'));
+        params.dpop_jkt = jkt;
+      }
+      await this.authorization.check(params, { pushing: true });
+      return { request_uri: await this.pushed.push(client.clientId, params), expires_in: PAR_LIFETIME_SECONDS };
+    });
   }
 }
 
@@ -91,6 +141,7 @@ export const OAUTH_PROTOCOL_HANDLERS = [
   ConsentInfoHandler,
   DecideConsentHandler,
   IssueTokenHandler,
+  PushAuthorizationRequestHandler,
   RevokeTokenHandler,
   IntrospectTokenHandler,
   UserInfoHandler,

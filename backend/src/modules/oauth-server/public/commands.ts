@@ -67,6 +67,13 @@ export class IssueTokenCommand extends Command<Record<string, unknown>> {
   }
 }
 
+/** RFC 9126 `POST /oauth/par`: the client pushes its authorization request and gets a request_uri for it. */
+export class PushAuthorizationRequestCommand extends Command<{ request_uri: string; expires_in: number }> {
+  constructor(readonly call: TokenEndpointCall) {
+    super();
+  }
+}
+
 /** RFC 7009 revocation by a client. */
 export class RevokeTokenCommand extends Command<void> {
   constructor(readonly call: TokenEndpointCall) {

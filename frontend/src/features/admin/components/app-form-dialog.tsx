@@ -45,6 +45,8 @@ interface FormValues {
   allowedScopes: string[];
   active: boolean;
   clientType: ClientType;
+  /** RFC 9126: authorization requests must be pushed to /oauth/par first. */
+  requirePar: boolean;
 }
 
 /** The textarea's lines, trimmed, without blank ones. */
@@ -57,7 +59,15 @@ export function parseRedirectUris(text: string): string[] {
 
 function valuesOf(client: OAuthClientView | undefined): FormValues {
   if (!client) {
-    return { name: '', description: '', redirectUris: '', allowedScopes: [...DEFAULT_CLIENT_SCOPES], active: true, clientType: 'confidential' };
+    return {
+      name: '',
+      description: '',
+      redirectUris: '',
+      allowedScopes: [...DEFAULT_CLIENT_SCOPES],
+      active: true,
+      clientType: 'confidential',
+      requirePar: false,
+    };
   }
   return {
     name: client.name,
@@ -66,6 +76,7 @@ function valuesOf(client: OAuthClientView | undefined): FormValues {
     allowedScopes: [...client.allowed_scopes],
     active: client.active,
     clientType: client.client_type,
+    requirePar: client.require_pushed_authorization_requests,
   };
 }
 
@@ -80,6 +91,7 @@ export function clientWithEdits(client: OAuthClientView, values: FormValues): OA
     redirect_uris: redirectUris,
     allowed_scopes: values.allowedScopes,
     active: values.active,
+    require_pushed_authorization_requests: values.requirePar,
   };
 }
 
@@ -91,6 +103,7 @@ function newClientOf(values: FormValues): CreateOAuthClient {
     allowed_scopes: values.allowedScopes,
     description: values.description.trim() || null,
     active: values.active,
+    require_pushed_authorization_requests: values.requirePar,
   };
 }
 
@@ -349,6 +362,28 @@ function AppFields({ client, onSubmit, onCancel, saving, error, onEdit, submitLa
             data-testid="app-field-active"
           />
           {t('oauth.admin.form.fields.active')}
+        </label>
+        <label
+          htmlFor={fieldId('require_par')}
+          className="flex min-h-11 cursor-pointer items-start gap-3 rounded-xl border border-input bg-card px-4 py-2.5 text-sm shadow-xs sm:col-span-2"
+        >
+          <input
+            id={fieldId('require_par')}
+            name="require_pushed_authorization_requests"
+            type="checkbox"
+            checked={values.requirePar}
+            disabled={saving}
+            aria-describedby={`${fieldId('require_par')}-hint`}
+            onChange={(event) => set('requirePar', event.target.checked)}
+            className="mt-0.5 size-4 shrink-0 cursor-pointer accent-primary disabled:cursor-not-allowed"
+            data-testid="app-field-require_par"
+          />
+          <span className="grid min-w-0 gap-0.5">
+            <span className="font-medium text-foreground">{t('oauth.admin.form.fields.require_pushed_authorization_requests')}</span>
+            <span id={`${fieldId('require_par')}-hint`} className="text-xs text-muted-foreground">
+              {t('oauth.admin.form.requireParHint')}
+            </span>
+          </span>
         </label>
         {children}
       </div>

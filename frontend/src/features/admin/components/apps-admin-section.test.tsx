@@ -134,6 +134,12 @@ describe('AppsAdminSection', () => {
     await user.click(within(dialog).getByTestId('app-scope-email'));
     await user.click(within(dialog).getByTestId('app-scope-services:read'));
     await user.click(within(dialog).getByLabelText('Activa'));
+    const requirePar = within(dialog).getByTestId('app-field-require_par');
+    expect(requirePar).not.toBeChecked();
+    expect(requirePar).toHaveAccessibleDescription(
+      'La aplicación debe enviar cada solicitud de autorización a /oauth/par antes de mandar a la persona aquí (RFC 9126).',
+    );
+    await user.click(requirePar);
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
 
     await waitFor(() => expect(screen.queryByTestId('app-dialog')).not.toBeInTheDocument());
@@ -148,6 +154,7 @@ describe('AppsAdminSection', () => {
       redirect_uris: ['https://familia.example/cb', 'https://agenda.example/callback'],
       allowed_scopes: ['openid', 'profile', 'service:spotify', 'services:read'],
       active: false,
+      require_pushed_authorization_requests: true,
     });
   });
 
@@ -201,6 +208,7 @@ describe('AppsAdminSection', () => {
       allowed_scopes: ['openid', 'profile', 'email', 'read', 'services:read'],
       description: 'Tus recetas',
       active: true,
+      require_pushed_authorization_requests: false,
     });
     expect(within(dialog).getByTestId('client-credentials-id')).toHaveValue('life_recetas_0001');
     expect(within(dialog).getByTestId('client-credentials-secret')).toHaveValue('sk_live_only-once-9f8e7d');

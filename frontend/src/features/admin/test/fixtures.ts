@@ -18,6 +18,7 @@ export function clientFixture(overrides: Partial<OAuthClientView> = {}): OAuthCl
     owner_user_id: null,
     active: true,
     has_secret: true,
+    require_pushed_authorization_requests: false,
     created_at: '2025-03-15T10:00:00.000Z',
     ...overrides,
   };

@@ -168,6 +168,18 @@ describe('ConsentPage', () => {
     expect(posts()).toHaveLength(1);
   });
 
+  it('a pushed request (RFC 9126): GET and POST carry client_id and request_uri back, nothing else', async () => {
+    signIn(REGULAR_USER);
+    const requestUri = 'urn:ietf:params:oauth:request_uri:abc_DEF-123';
+    const { posts, consentCalls } = stubApi();
+    renderApp(`/oauth/authorize?client_id=life_agenda&request_uri=${encodeURIComponent(requestUri)}`);
+
+    await userEvent.click(await screen.findByRole('button', { name: 'Permitir' }));
+    await waitFor(() => expect(posts()).toHaveLength(1));
+    expect(consentCalls()[0]!.url).toBe(`/oauth/authorize?client_id=life_agenda&request_uri=${encodeURIComponent(requestUri)}`);
+    expect(posts()[0]!.body).toEqual({ client_id: 'life_agenda', request_uri: requestUri, action: 'allow' });
+  });
+
   it('Denegar POSTs action "deny" and follows the answer', async () => {
     signIn(REGULAR_USER);
     const denied = 'https://agenda.example/callback?error=access_denied&state=st-1';
