@@ -13,7 +13,13 @@ export type OAuthErrorCode =
   | 'access_denied'
   | 'invalid_token'
   | 'insufficient_scope'
-  | 'server_error';
+  | 'server_error'
+  // OpenID Connect Core §3.1.2.6 and §6.
+  | 'login_required'
+  | 'consent_required'
+  | 'interaction_required'
+  | 'request_not_supported'
+  | 'request_uri_not_supported';
 
 /**
  * A protocol error. The filter answers `{ error, error_description, message }`: the RFC's

@@ -18,6 +18,8 @@ export const AuthorizeQuerySchema = z
     code_challenge_method: param,
     nonce: param,
     prompt: param,
+    max_age: param,
+    login_ticket: param,
   })
   .partial()
   .loose();
