@@ -7,8 +7,23 @@ import { reportError } from '@/lib/report-error';
 
 export type ConsentAction = (typeof CONSENT_ACTIONS)[number];
 
-/** The authorization request's parameters the consent POST carries back (whichever the page has). */
-export const AUTHORIZE_PARAMS = ['client_id', 'redirect_uri', 'scope', 'state', 'response_type', 'code_challenge', 'code_challenge_method', 'nonce'] as const;
+/**
+ * The authorization request's parameters the consent POST carries back (whichever the page has):
+ * prompt, max_age and login_ticket too, so the server checks the answer by the same rules as the question.
+ */
+export const AUTHORIZE_PARAMS = [
+  'client_id',
+  'redirect_uri',
+  'scope',
+  'state',
+  'response_type',
+  'code_challenge',
+  'code_challenge_method',
+  'nonce',
+  'prompt',
+  'max_age',
+  'login_ticket',
+] as const;
 
 /** The page's authorization parameters, as they came in the query string. */
 export function authorizeParamsOf(search: string): Record<string, string> {
