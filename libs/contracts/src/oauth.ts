@@ -129,7 +129,11 @@ export const OAuthClientParamsSchema = z.object({ id: z.uuid() });
 /** One requested scope as the consent screen shows it. */
 export const ScopeDescriptionSchema = z.object({ scope: z.string(), description: z.string() });
 
-/** `GET /oauth/authorize` as JSON: what the consent screen needs. No bearer token. */
+/**
+ * `GET /oauth/authorize` as JSON: what the consent screen needs (the page sends the session's
+ * bearer token when it has one). `sign_in` says the person must sign in first, or again
+ * (`prompt=login`, `max_age`); the page then comes back with `login_ticket` added to its query.
+ */
 export const ConsentInfoSchema = z
   .object({
     client_id: z.string(),
@@ -138,6 +142,7 @@ export const ConsentInfoSchema = z
     scope: z.string(),
     scopes: z.array(ScopeDescriptionSchema),
     state: z.string().nullable(),
+    sign_in: z.object({ again: z.boolean(), login_ticket: z.string().optional() }).optional(),
   })
   .meta({ id: 'ConsentInfo' });
 export type ConsentInfo = z.infer<typeof ConsentInfoSchema>;
@@ -147,6 +152,13 @@ export const CONSENT_ACTIONS = ['allow', 'deny'] as const;
 /** The answer to `POST /oauth/authorize`: the browser navigates (GET) to `redirect_to`. */
 export const ConsentDecisionSchema = z.object({ redirect_to: z.string() }).meta({ id: 'ConsentDecision' });
 export type ConsentDecision = z.infer<typeof ConsentDecisionSchema>;
+
+/**
+ * The whole answer of `GET /oauth/authorize` as JSON: the question to show, or where the browser
+ * goes without asking (a code from remembered consent; an OIDC error such as `login_required`).
+ */
+export const AuthorizeAnswerSchema = z.union([ConsentDecisionSchema, ConsentInfoSchema]).meta({ id: 'AuthorizeAnswer' });
+export type AuthorizeAnswer = z.infer<typeof AuthorizeAnswerSchema>;
 
 /** An app holding a grant from the signed-in person (profile: 'Aplicaciones con acceso'). */
 export const AppGrantSchema = z

@@ -1,25 +1,26 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EventBus, QueryBus } from '@nestjs/cqrs';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type Kysely } from 'kysely';
 import OAuth2Server from '@node-oauth/oauth2-server';
-import type { AppGrant, ConsentDecision, ConsentInfo, Language } from '@life/contracts';
+import type { AppGrant, AuthorizeAnswer, ConsentDecision, ConsentInfo, Language } from '@life/contracts';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { KeyRing } from '../../core/crypto/key-ring.js';
 import { AppError } from '../../core/http/app-error.js';
-import { SessionStartQuery } from '../auth/public/queries.js';
+import { SessionPersonQuery, SessionStartQuery } from '../auth/public/queries.js';
 import { ConsentDeniedEvent, ConsentGivenEvent, GrantRevokedEvent } from './public/events.js';
 import { ClientsService, redirectUriForbidden, redirectUriMatches } from './clients.service.js';
 import type { OAuthServerDb } from './entities/index.js';
 import type { ClientRecord } from './client-cache.js';
 import { OAuthGrant } from './entities/oauth-grant.entity.js';
-import { OAuthProtocolError } from './oauth.errors.js';
+import { OAuthProtocolError, type OAuthErrorCode } from './oauth.errors.js';
 import { checkFormats, readParams, type ParamFormat } from './params.js';
 import { PushedRequests, REQUEST_URI_PREFIX } from './pushed-requests.js';
 import { describeScopes, parseScope } from './scopes.js';
 import { CODE_PREFIX, newSecret, sha256 } from './secrets.js';
 import { TokenStore } from './token-store.service.js';
-import { msg, render } from '../../core/i18n/messages.js';
+import { msg, render, type Message } from '../../core/i18n/messages.js';
 
 export const CODE_LIFETIME_SECONDS = 60;
 
@@ -55,6 +56,11 @@ const AUTHORIZE_FORMATS: Readonly<Record<string, ParamFormat>> = {
   dpop_jkt: 'vschar',
 };
 
+const PROMPT_VALUES = ['none', 'login', 'consent'] as const;
+type Prompt = (typeof PROMPT_VALUES)[number];
+/** How long a sign-in started for `prompt=login`/`max_age` may take: as long as the sign-in's own state. */
+export const LOGIN_TICKET_SECONDS = 600;
+
 /** A checked authorization request: everything needed to ask for consent or to issue a code. */
 export interface AuthorizationRequest {
   client: ClientRecord;
@@ -67,6 +73,28 @@ export interface AuthorizationRequest {
   requestUri?: string;
   /** RFC 9449 §10: the DPoP key thumbprint the code is bound to. */
   dpopJkt?: string;
+  /** OIDC `prompt` values (none alone, or login and/or consent). */
+  prompt: ReadonlySet<Prompt>;
+  /** OIDC `max_age` in seconds. */
+  maxAge?: number;
+  /** When a sign-in asked for by this request started (a valid `login_ticket`), in ms. */
+  loginAskedAt?: number;
+}
+
+/**
+ * An authorization error that goes back to the app: raised only after the client and its
+ * redirect URI were checked (a bad client or URI never redirects).
+ */
+export class AuthorizationErrorRedirect extends Error {
+  constructor(readonly redirectTo: string) {
+    super('authorization error response');
+  }
+}
+
+/** A web session as the authorization endpoint sees it: whose, and when it was signed in (auth_time). */
+interface SessionAt {
+  userId: string;
+  authTime: Date;
 }
 
 export interface ConsentingUser {
@@ -90,6 +118,7 @@ export class AuthorizationService {
     private readonly pushed: PushedRequests,
     private readonly events: EventBus,
     private readonly queries: QueryBus,
+    private readonly keyRing: KeyRing,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -141,6 +170,8 @@ export class AuthorizationService {
       throw new OAuthProtocolError('invalid_request', msg('oauth.redirectUriMismatch'));
     }
     checkFormats(p, AUTHORIZE_FORMATS);
+    // prompt, max_age and request objects from the request (or what was pushed); the login ticket always from the page's query.
+    const interaction = this.interaction(params, source, client, redirectUri, p.state);
     // Only the code flow (RFC 9700 §2.1.2: no implicit grant). The spec's Autorizar omits response_type.
     if ((p.response_type ?? 'code') !== 'code') {
       throw new OAuthProtocolError('unsupported_response_type', msg('oauth.responseTypeCodeOnly'));
@@ -163,12 +194,92 @@ export class AuthorizationService {
     } else if (client.clientType === 'public') {
       throw new OAuthProtocolError('invalid_request', msg('oauth.pkceRequired'));
     }
-    return { client, redirectUri, scopes, state: p.state, codeChallenge: p.code_challenge, nonce: p.nonce, requestUri, dpopJkt: p.dpop_jkt };
+    return {
+      client,
+      redirectUri,
+      scopes,
+      state: p.state,
+      codeChallenge: p.code_challenge,
+      nonce: p.nonce,
+      requestUri,
+      dpopJkt: p.dpop_jkt,
+      ...interaction,
+    };
   }
 
-  async describe(source: unknown, language: Language = 'es'): Promise<ConsentInfo> {
-    const request = await this.check(source);
-    return {
+  /**
+   * OIDC Core §3.1.2.1 and §6: `prompt`, `max_age` and our `login_ticket`; `request` and
+   * `request_uri` refused (a PAR handle excepted). Errors go back to the app's checked redirect URI.
+   */
+  private interaction(params: unknown, query: unknown, client: ClientRecord, redirectUri: string, state: string | undefined) {
+    const fail = (code: OAuthErrorCode, message: Message) => new AuthorizationErrorRedirect(this.errorRedirect(redirectUri, state, code, message));
+    // Refused whatever their shape or size: a request object is never read, nor fetched.
+    const raw = params && typeof params === 'object' ? (params as Record<string, unknown>) : {};
+    const given = (value: unknown) => value !== undefined && value !== null && value !== '';
+    if (given(raw.request)) throw fail('request_not_supported', msg('oauth.requestNotSupported'));
+    const parHandle = typeof raw.request_uri === 'string' && raw.request_uri.startsWith(REQUEST_URI_PREFIX);
+    if (given(raw.request_uri) && !parHandle) throw fail('request_uri_not_supported', msg('oauth.requestUriNotSupported'));
+    const { prompt: promptParam, max_age: maxAgeParam } = readParams(params, ['prompt', 'max_age']);
+    const p = { prompt: promptParam, max_age: maxAgeParam, login_ticket: readParams(query, ['login_ticket']).login_ticket };
+    const values = (p.prompt ?? '').split(' ').filter(Boolean);
+    if (values.some((value) => !(PROMPT_VALUES as readonly string[]).includes(value))) throw fail('invalid_request', msg('oauth.promptUnsupported'));
+    const prompt = new Set(values as Prompt[]);
+    if (prompt.has('none') && prompt.size > 1) throw fail('invalid_request', msg('oauth.promptNoneAlone'));
+    let maxAge: number | undefined;
+    if (p.max_age !== undefined) {
+      if (!/^\d{1,9}$/.test(p.max_age)) throw fail('invalid_request', msg('oauth.maxAgeInvalid'));
+      maxAge = Number(p.max_age);
+    }
+    return { prompt, maxAge, loginAskedAt: this.readLoginTicket(p.login_ticket, client, redirectUri) };
+  }
+
+  /**
+   * A login ticket says "this request asked for a sign-in at time T" (`T.hmac` under the key
+   * ring): a session started after T satisfies prompt=login and max_age. The page carries it
+   * through the sign-in; it cannot make one up, and an old one is worthless.
+   */
+  private loginTicket(client: ClientRecord, redirectUri: string, at = Date.now()): string {
+    return `${at.toString(36)}.${this.keyRing.keyedHash('oauth-login-ticket', `${at}|${client.clientId}|${redirectUri}`)}`;
+  }
+
+  private readLoginTicket(ticket: string | undefined, client: ClientRecord, redirectUri: string): number | undefined {
+    const match = ticket ? /^([0-9a-z]{1,12})\.[0-9a-f]{64}$/.exec(ticket) : null;
+    if (!match) return undefined;
+    const at = parseInt(match[1]!, 36);
+    const age = Date.now() - at;
+    if (!(age >= 0 && age <= LOGIN_TICKET_SECONDS * 1000)) return undefined;
+    const expected = Buffer.from(this.loginTicket(client, redirectUri, at));
+    const given = Buffer.from(ticket!);
+    return expected.length === given.length && timingSafeEqual(expected, given) ? at : undefined;
+  }
+
+  /** Whether this session's sign-in is recent enough for the request (prompt=login, max_age). */
+  private signedInRecently(request: AuthorizationRequest, authTime: Date): boolean {
+    if (request.loginAskedAt !== undefined && authTime.getTime() > request.loginAskedAt) return true;
+    if (request.prompt.has('login')) return false;
+    return request.maxAge === undefined || Date.now() - authTime.getTime() <= request.maxAge * 1000;
+  }
+
+  /** An authorization error response (RFC 6749 §4.1.2.1) with state and iss (RFC 9207). */
+  private errorRedirect(redirectUri: string, state: string | undefined, code: OAuthErrorCode, message: Message): string {
+    return this.redirect(redirectUri, { error: code, error_description: render(message), state, iss: this.issuer });
+  }
+
+  /**
+   * `GET /oauth/authorize` for the consent page: the question, or where to go without one. With
+   * the page's session token the server decides (decision 0033): a sign-in (again) first when
+   * prompt=login or max_age ask for it; a code at once when the person's grant covers the scopes
+   * and prompt is not consent; with prompt=none never a question, an OIDC error instead.
+   */
+  async describe(source: unknown, language: Language = 'es', sessionToken?: string): Promise<AuthorizeAnswer> {
+    let request: AuthorizationRequest;
+    try {
+      request = await this.check(source);
+    } catch (error) {
+      if (error instanceof AuthorizationErrorRedirect) return { redirect_to: error.redirectTo };
+      throw error;
+    }
+    const info: ConsentInfo = {
       client_id: request.client.clientId,
       client_name: request.client.name,
       redirect_uri: request.redirectUri,
@@ -176,6 +287,54 @@ export class AuthorizationService {
       scopes: describeScopes(request.scopes, language),
       state: request.state ?? null,
     };
+    const session = sessionToken ? await this.sessionOf(sessionToken) : null;
+    const silent = request.prompt.has('none');
+    if (!session || !this.signedInRecently(request, session.authTime)) {
+      if (silent) return { redirect_to: this.errorRedirect(request.redirectUri, request.state, 'login_required', msg('oauth.loginRequired')) };
+      const ticket = request.prompt.has('login') || request.maxAge !== undefined ? this.loginTicket(request.client, request.redirectUri) : undefined;
+      return { ...info, sign_in: { again: !!session, ...(ticket ? { login_ticket: ticket } : {}) } };
+    }
+    if (request.prompt.has('consent')) return info;
+    const answer = await this.remembered(request, session);
+    if (answer) return answer;
+    if (silent) return { redirect_to: this.errorRedirect(request.redirectUri, request.state, 'consent_required', msg('oauth.consentRequired')) };
+    return info;
+  }
+
+  /** The live session of the page's token and when it signed in, or null (unknown, ended). */
+  private async sessionOf(token: string): Promise<SessionAt | null> {
+    const live = await this.queries.execute(new SessionPersonQuery(token));
+    if (!live) return null;
+    const started = await this.queries.execute(new SessionStartQuery(live.sessionId));
+    return started ? { userId: live.userId, authTime: started } : null;
+  }
+
+  /** Remembered consent, decided here: a code when the person's live grant covers every requested scope. */
+  private async remembered(request: AuthorizationRequest, session: SessionAt): Promise<ConsentDecision | null> {
+    const grant = await this.db
+      .selectFrom('oauth_grants')
+      .select(['id', 'scopes'])
+      .where('user_id', '=', session.userId)
+      .where('client_id', '=', request.client.id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    const granted = new Set<string>(grant ? (grant.scopes as unknown as string[]) : []);
+    if (!grant || !request.scopes.every((scope) => granted.has(scope))) return null;
+    return { redirect_to: await this.codeRedirect(request, { id: session.userId, grantId: grant.id, authTime: session.authTime }) };
+  }
+
+  private async codeRedirect(request: AuthorizationRequest, subject: { id: string; grantId: string; authTime: Date }): Promise<string> {
+    await this.spendPushed(request);
+    const url = new URL(await this.issueCode(this.db, request, subject));
+    url.searchParams.set('iss', this.issuer); // RFC 9207
+    return url.toString();
+  }
+
+  /** A pushed request is answered once, whichever the answer (decision 0035). */
+  private async spendPushed(request: AuthorizationRequest): Promise<void> {
+    if (request.requestUri && !(await this.pushed.spend(request.requestUri))) {
+      throw new OAuthProtocolError('invalid_request_uri', msg('oauth.parUnknown'));
+    }
   }
 
   private redirect(base: string, params: Record<string, string | undefined>): string {
@@ -186,12 +345,27 @@ export class AuthorizationService {
 
   /** The person's answer on the consent screen: where the browser goes next. */
   async decide(source: unknown, action: 'allow' | 'deny', user: ConsentingUser): Promise<ConsentDecision> {
-    const request = await this.check(source);
-    // A pushed request is answered once, whichever the answer (decision 0035).
-    if (request.requestUri && !(await this.pushed.spend(request.requestUri))) {
-      throw new OAuthProtocolError('invalid_request_uri', msg('oauth.parUnknown'));
+    let request: AuthorizationRequest;
+    try {
+      request = await this.check(source);
+    } catch (error) {
+      if (error instanceof AuthorizationErrorRedirect) return { redirect_to: error.redirectTo };
+      throw error;
+    }
+    const authTime = await this.sessionStart(user.sessionId);
+    // The same rules as the question's: an answer cannot skip a sign-in the request asked for.
+    if (!this.signedInRecently(request, authTime)) {
+      if (request.prompt.has('none'))
+        return { redirect_to: this.errorRedirect(request.redirectUri, request.state, 'login_required', msg('oauth.loginRequired')) };
+      throw new OAuthProtocolError('login_required', msg('oauth.loginAgain'), 403);
+    }
+    if (request.prompt.has('none') && action === 'allow') {
+      // prompt=none shows nothing, so nothing was asked: only remembered consent can answer yes.
+      const answer = await this.remembered(request, { userId: user.id, authTime });
+      return answer ?? { redirect_to: this.errorRedirect(request.redirectUri, request.state, 'consent_required', msg('oauth.consentRequired')) };
     }
     if (action === 'deny') {
+      await this.spendPushed(request);
       await this.events.publish(new ConsentDeniedEvent(request.client.clientId, request.scopes));
       return {
         redirect_to: this.redirect(request.redirectUri, {
@@ -202,7 +376,7 @@ export class AuthorizationService {
         }),
       };
     }
-    const authTime = await this.sessionStart(user.sessionId);
+    await this.spendPushed(request);
     // The grant and its code commit together or not at all, and the audit log hears of the
     // consent only once the code exists: a failure leaves nothing behind.
     const { grantId, location } = await this.em.fork().transactional(async (tx) => {

@@ -1,9 +1,10 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ConsentDecisionSchema, ConsentInfoSchema, type Language } from '@life/contracts';
+import { AuthorizeAnswerSchema, ConsentDecisionSchema, type Language } from '@life/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { AppTokenOnly } from '../../core/http/app-token.decorator.js';
+import { bearerToken } from '../../core/http/bearer-token.js';
 import { Contract } from '../../core/http/contract.js';
 import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-user.decorator.js';
 import { Public } from '../../core/http/public.decorator.js';
@@ -41,16 +42,22 @@ export class OAuthController {
   @Get('oauth/authorize')
   @Public()
   @Contract({
-    summary: 'What the consent screen shows: the app and the scopes it asks for (a browser navigation gets the page)',
+    summary:
+      'What the consent screen shows (the app and the scopes it asks for), or redirect_to when the server answers without asking: remembered consent, prompt=none, OIDC errors. Optional session bearer. A browser navigation gets the page',
     tags: ['oauth'],
     access: 'public',
     query: AuthorizeQuerySchema,
-    response: ConsentInfoSchema,
+    response: AuthorizeAnswerSchema,
   })
-  describe(@Query() query: Record<string, unknown>, @RequestLanguage() language: Language, @Res({ passthrough: true }) reply: FastifyReply) {
-    // Public, yet about one pending authorization request (its state, its redirect): kept by no cache.
+  describe(
+    @Query() query: Record<string, unknown>,
+    @RequestLanguage() language: Language,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    // The answer may carry a code or depend on the session: never cached.
     noStore(reply);
-    return this.queries.execute(new ConsentInfoQuery(query, language));
+    return this.queries.execute(new ConsentInfoQuery(query, language, bearerToken(request.headers.authorization)));
   }
 
   @Post('oauth/authorize')

@@ -15,7 +15,13 @@ export type OAuthErrorCode =
   | 'insufficient_scope'
   | 'server_error'
   | 'invalid_dpop_proof'
-  | 'invalid_request_uri';
+  | 'invalid_request_uri'
+  // OpenID Connect Core §3.1.2.6 and §6.
+  | 'login_required'
+  | 'consent_required'
+  | 'interaction_required'
+  | 'request_not_supported'
+  | 'request_uri_not_supported';
 
 /**
  * A protocol error. The filter answers `{ error, error_description, message }`: the RFC's

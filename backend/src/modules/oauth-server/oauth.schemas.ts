@@ -20,6 +20,8 @@ export const AuthorizeQuerySchema = z
     prompt: param,
     request_uri: param,
     dpop_jkt: param,
+    max_age: param,
+    login_ticket: param,
   })
   .partial()
   .loose();

@@ -183,6 +183,8 @@ export class ProtocolService {
       subject_types_supported: ['public'],
       id_token_signing_alg_values_supported: ['RS256'],
       claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'preferred_username', 'name', 'email', 'email_verified'],
+      // Decision 0033: what the authorization endpoint does with OIDC's optional parameters.
+      prompt_values_supported: ['none', 'login', 'consent'],
       claims_parameter_supported: false,
       request_parameter_supported: false,
       request_uri_parameter_supported: false,

@@ -8,7 +8,7 @@ export class SessionStartQuery extends Query<Date | null> {
 }
 
 /** Who holds this web session token, if it is live (optional sign-in on public pages). Answered by auth. */
-export class SessionPersonQuery extends Query<{ userId: string; email: string } | null> {
+export class SessionPersonQuery extends Query<{ userId: string; email: string; sessionId: string } | null> {
   constructor(readonly token: string) {
     super();
   }

@@ -19,9 +19,9 @@ export class SessionStartHandler implements IQueryHandler<SessionStartQuery> {
 export class SessionPersonHandler implements IQueryHandler<SessionPersonQuery> {
   constructor(private readonly sessions: SessionService) {}
 
-  async execute({ token }: SessionPersonQuery): Promise<{ userId: string; email: string } | null> {
+  async execute({ token }: SessionPersonQuery): Promise<{ userId: string; email: string; sessionId: string } | null> {
     const live = await this.sessions.authenticatePerson(token);
-    return live ? { userId: live.person.id, email: live.person.email } : null;
+    return live ? { userId: live.person.id, email: live.person.email, sessionId: live.sessionId } : null;
   }
 }
 

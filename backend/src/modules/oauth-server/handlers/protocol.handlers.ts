@@ -1,5 +1,5 @@
 import { CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { ConsentDecision, ConsentInfo } from '@life/contracts';
+import type { AuthorizeAnswer, ConsentDecision } from '@life/contracts';
 import type { JWK } from 'jose';
 import { AuthorizationService } from '../authorization.service.js';
 import { ProtocolService } from '../protocol.service.js';
@@ -19,8 +19,8 @@ import { TokenEndpointService } from '../token-endpoint.service.js';
 @QueryHandler(ConsentInfoQuery)
 export class ConsentInfoHandler implements IQueryHandler<ConsentInfoQuery> {
   constructor(private readonly authorization: AuthorizationService) {}
-  execute({ request, language }: ConsentInfoQuery): Promise<ConsentInfo> {
-    return this.authorization.describe(request, language);
+  execute({ request, language, sessionToken }: ConsentInfoQuery): Promise<AuthorizeAnswer> {
+    return this.authorization.describe(request, language, sessionToken);
   }
 }
 

@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { AppGrant, AppMeSchema, AppServicesSchema, ConsentInfo, Language } from '@life/contracts';
+import type { AppGrant, AppMeSchema, AppServicesSchema, AuthorizeAnswer, Language } from '@life/contracts';
 import type { JWK } from 'jose';
 import type { z } from 'zod';
 import type { AccessTokenInfo } from '../token-store.service.js';
@@ -8,11 +8,16 @@ import type { TokenEndpointCall } from './commands.js';
 // Reads of the authorization server's own endpoints (consent page, introspection, userinfo,
 // discovery, the person's grants, the resource API).
 
-/** What the consent screen shows for an authorization request (checked as a whole first). */
-export class ConsentInfoQuery extends Query<ConsentInfo> {
+/**
+ * What the consent screen shows for an authorization request (checked as a whole first), or
+ * where the browser goes without a question: the server decides remembered consent, prompt and
+ * max_age with the page's session token, when it sent one.
+ */
+export class ConsentInfoQuery extends Query<AuthorizeAnswer> {
   constructor(
     readonly request: unknown,
     readonly language: Language,
+    readonly sessionToken?: string,
   ) {
     super();
   }

@@ -7,7 +7,11 @@ import { reportError } from '@/lib/report-error';
 
 export type ConsentAction = (typeof CONSENT_ACTIONS)[number];
 
-/** The authorization request's parameters the consent POST carries back (whichever the page has; request_uri: a pushed request, RFC 9126). */
+/**
+ * The authorization request's parameters the consent POST carries back (whichever the page has):
+ * prompt, max_age and login_ticket too, so the server checks the answer by the same rules as the
+ * question; request_uri for a pushed request (RFC 9126).
+ */
 export const AUTHORIZE_PARAMS = [
   'client_id',
   'redirect_uri',
@@ -19,6 +23,9 @@ export const AUTHORIZE_PARAMS = [
   'nonce',
   'dpop_jkt',
   'request_uri',
+  'prompt',
+  'max_age',
+  'login_ticket',
 ] as const;
 
 /** The page's authorization parameters, as they came in the query string. */

@@ -37,25 +37,23 @@ type Handler = (request: RecordedRequest) => Response | Promise<Response>;
 
 interface Answers {
   consent?: Handler;
-  grants?: Handler;
   decide?: Handler;
 }
 
-function stubApi({
-  consent = () => jsonResponse(200, consentFixture()),
-  grants = () => jsonResponse(200, []),
-  decide = () => jsonResponse(200, { redirect_to: REDIRECT_TO }),
-}: Answers = {}) {
+/** As the server answers: without the bearer it asks for a sign-in first. */
+const serverConsent: Handler = (request) => jsonResponse(200, request.headers.Authorization ? consentFixture() : consentFixture({ sign_in: { again: false } }));
+
+function stubApi({ consent = serverConsent, decide = () => jsonResponse(200, { redirect_to: REDIRECT_TO }) }: Answers = {}) {
   const api = stubFetch((request) => {
     if (request.url.startsWith('/oauth/authorize') && request.method === 'GET') return consent(request);
     if (request.url === '/oauth/authorize' && request.method === 'POST') return decide(request);
-    if (request.url === '/api/users/me/apps') return grants(request);
     return jsonResponse(404, { error: 'not_found', message: 'No encontrado' });
   });
   return {
     ...api,
     consentCalls: () => api.requests.filter((request) => request.url.startsWith('/oauth/authorize') && request.method === 'GET'),
     posts: () => api.requests.filter((request) => request.url === '/oauth/authorize' && request.method === 'POST'),
+    // The page never reads the grants itself any more: remembered consent is the server's (decision 0033).
     grantCalls: () => api.requests.filter((request) => request.url === '/api/users/me/apps'),
   };
 }
@@ -85,7 +83,7 @@ afterEach(() => {
 });
 
 describe('ConsentPage', () => {
-  it('shows a spinner while the request loads, asking GET /oauth/authorize with the same query, as JSON and without the bearer token', async () => {
+  it("shows a spinner while the request loads, asking GET /oauth/authorize with the same query, as JSON and with the session's bearer token", async () => {
     signIn(REGULAR_USER);
     const answer = deferred<void>();
     const { consentCalls } = stubApi({ consent: () => answer.promise.then(() => jsonResponse(200, consentFixture())) });
@@ -98,7 +96,7 @@ describe('ConsentPage', () => {
     for (const call of consentCalls()) {
       expect(call.url).toBe(PATH);
       expect(call.headers.Accept).toBe('application/json');
-      expect(call.headers).not.toHaveProperty('Authorization');
+      expect(call.headers.Authorization).toBe('Bearer test-token');
     }
 
     answer.resolve();
@@ -245,161 +243,101 @@ describe('ConsentPage', () => {
     expect(window.localStorage.getItem('authToken')).toBeNull();
   });
 
-  it('remembered consent: a grant for this app covering every requested scope allows at once (one POST, even in StrictMode)', async () => {
+  it('remembered consent, decided by the server: a code in redirect_to is followed once, without buttons or a POST (even in StrictMode)', async () => {
     signIn(REGULAR_USER);
-    const answer = deferred<Response>();
-    const { posts, grantCalls } = stubApi({
-      grants: () =>
-        jsonResponse(200, [
-          {
-            id: '11111111-1111-4111-8111-111111111111',
-            client_id: 'agenda-app',
-            client_name: 'Mi Agenda',
-            scopes: [
-              { scope: 'openid', description: 'Saber quién eres' },
-              { scope: 'profile', description: 'Ver tu nombre de usuario' },
-              { scope: 'email', description: 'Ver tu e-mail' },
-            ],
-            granted_at: '2025-03-15T10:00:00.000Z',
-            updated_at: '2025-03-15T10:00:00.000Z',
-          },
-        ]),
-      decide: () => answer.promise,
-    });
+    const { posts, grantCalls } = stubApi({ consent: () => jsonResponse(200, { redirect_to: REDIRECT_TO }) });
     renderApp();
 
     expect(await screen.findByTestId('consent-redirecting')).toHaveTextContent('Ya diste permiso a esta aplicación. Redirigiendo…');
-    expect(screen.queryByRole('button', { name: 'Permitir' })).not.toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Denegar' })).not.toBeInTheDocument();
-    await waitFor(() => expect(posts()).toHaveLength(1));
-    expect(posts()[0]!.body).toEqual({ ...EXPECTED_PARAMS, action: 'allow' });
-    expect(grantCalls()[0]!.headers.Authorization).toBe('Bearer test-token');
-
-    answer.resolve(jsonResponse(200, { redirect_to: REDIRECT_TO }));
     await waitFor(() => expect(leavePageFor).toHaveBeenCalledWith(REDIRECT_TO));
-    expect(posts()).toHaveLength(1);
-  });
-
-  it('after Permitir, the refreshed grants (now covering the request) do not send a second allow', async () => {
-    signIn(REGULAR_USER);
-    let allowed = false;
-    let grantCallsAfterAllow = 0;
-    const { posts } = stubApi({
-      grants: () => {
-        if (allowed) grantCallsAfterAllow += 1;
-        return jsonResponse(
-          200,
-          allowed
-            ? [
-                {
-                  id: '11111111-1111-4111-8111-111111111111',
-                  client_id: 'agenda-app',
-                  client_name: 'Mi Agenda',
-                  scopes: [
-                    { scope: 'openid', description: 'Saber quién eres' },
-                    { scope: 'profile', description: 'Ver tu nombre de usuario' },
-                  ],
-                  granted_at: '2025-03-15T10:00:00.000Z',
-                  updated_at: '2025-03-15T10:00:00.000Z',
-                },
-              ]
-            : [],
-        );
-      },
-      decide: () => {
-        allowed = true;
-        return jsonResponse(200, { redirect_to: REDIRECT_TO });
-      },
-    });
-    renderApp();
-
-    await userEvent.click(await screen.findByRole('button', { name: 'Permitir' }));
-    await waitFor(() => expect(leavePageFor).toHaveBeenCalledWith(REDIRECT_TO));
-    // The grants are asked again after allowing (the profile must not show stale ones); once that
-    // answer (which now covers the request) is rendered, no automatic allow may follow.
-    await waitFor(() => expect(grantCallsAfterAllow).toBeGreaterThan(0));
-    expect(await screen.findByText('Redirigiendo…')).toBeInTheDocument();
     await act(() => Promise.resolve());
-    expect(posts()).toHaveLength(1);
     expect(leavePageFor).toHaveBeenCalledTimes(1);
+    expect(within(screen.getByTestId('consent-leaving')).queryByRole('button')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Permitir' })).not.toBeInTheDocument();
+    expect(posts()).toHaveLength(0);
+    expect(grantCalls()).toHaveLength(0);
   });
 
-  it('asks again when the remembered grant lacks a requested scope or belongs to another app', async () => {
+  it('an OIDC error for the app (prompt=none, login_required) is followed back to the app, signed in or not', async () => {
+    const back = 'https://agenda.example/callback?error=login_required&state=st-1&iss=http%3A%2F%2F127.0.0.1%3A3000';
+    const { consentCalls } = stubApi({ consent: () => jsonResponse(200, { redirect_to: back }) });
+    renderApp(`${PATH}&prompt=none`);
+
+    expect(await screen.findByTestId('consent-redirecting')).toHaveTextContent('Volviendo a la aplicación…');
+    await waitFor(() => expect(leavePageFor).toHaveBeenCalledWith(back));
+    expect(consentCalls()[0]!.url).toBe(`${PATH}&prompt=none`);
+    expect(screen.queryByRole('link', { name: 'Iniciar sesión con GitHub' })).not.toBeInTheDocument();
+  });
+
+  it('prompt=login / max_age: "Vuelve a iniciar sesión", and the sign-in comes back with the login ticket; the POST carries them all', async () => {
     signIn(REGULAR_USER);
-    const grant = (client_id: string, scopes: string[]) => ({
-      id: crypto.randomUUID(),
-      client_id,
-      client_name: client_id,
-      scopes: scopes.map((scope) => ({ scope, description: scope })),
-      granted_at: '2025-03-15T10:00:00.000Z',
-      updated_at: '2025-03-15T10:00:00.000Z',
+    const ticket = 'lq7k2m.' + 'a'.repeat(64);
+    const path = `${PATH}&prompt=login&max_age=60`;
+    const { posts } = stubApi({
+      consent: (request) =>
+        jsonResponse(200, request.url.includes('login_ticket=') ? consentFixture() : consentFixture({ sign_in: { again: true, login_ticket: ticket } })),
     });
-    const { posts, grantCalls } = stubApi({ grants: () => jsonResponse(200, [grant('agenda-app', ['openid']), grant('otra-app', ['openid', 'profile'])]) });
+    renderApp(path);
+
+    expect(await screen.findByRole('heading', { name: 'Vuelve a iniciar sesión' })).toBeInTheDocument();
+    expect(
+      screen.getByText('Mi Agenda pide que confirmes que eres tú. Inicia sesión de nuevo y volverás aquí para decidir si se lo permites.'),
+    ).toBeInTheDocument();
+    const returnTo = new URL(screen.getByRole('link', { name: 'Iniciar sesión con GitHub' }).getAttribute('href')!, 'http://life.test').searchParams.get(
+      'returnTo',
+    )!;
+    const query = new URL(returnTo, 'http://life.test').searchParams;
+    expect([query.get('login_ticket'), query.get('prompt'), query.get('max_age'), query.get('state')]).toEqual([ticket, 'login', '60', 'st-1']);
+    // Still signed in locally: the old session is not thrown away before the new sign-in.
+    expect(window.localStorage.getItem('authToken')).not.toBeNull();
+    expect(screen.queryByRole('button', { name: 'Permitir' })).not.toBeInTheDocument();
+
+    // Back from the sign-in, with the ticket: the question, and Permitir carries prompt, max_age and the ticket.
+    vi.mocked(leavePageFor).mockReset();
+    document.body.innerHTML = '';
+    renderApp(returnTo);
+    await userEvent.click(await screen.findByRole('button', { name: 'Permitir' }));
+    await waitFor(() => expect(posts()).toHaveLength(1));
+    expect(posts()[0]!.body).toEqual({ ...EXPECTED_PARAMS, prompt: 'login', max_age: '60', login_ticket: ticket, action: 'allow' });
+  });
+
+  it('a token the server no longer knows: the page signs out and asks to sign in', async () => {
+    signIn(REGULAR_USER);
+    stubApi({ consent: () => jsonResponse(200, consentFixture({ sign_in: { again: false } })) });
     renderApp();
 
-    expect(await screen.findByRole('button', { name: 'Permitir' })).toBeEnabled();
-    expect(grantCalls().length).toBeGreaterThan(0);
-    expect(posts()).toHaveLength(0);
+    expect(await screen.findByRole('heading', { name: 'Inicia sesión para continuar' })).toBeInTheDocument();
+    await waitFor(() => expect(window.localStorage.getItem('authToken')).toBeNull());
   });
 
-  it('prompt=consent asks even with a covering grant', async () => {
+  it('prompt=consent: the page shows the question the server answers with', async () => {
     signIn(REGULAR_USER);
-    const { posts, grantCalls } = stubApi({
-      grants: () =>
-        jsonResponse(200, [
-          {
-            id: '11111111-1111-4111-8111-111111111111',
-            client_id: 'agenda-app',
-            client_name: 'Mi Agenda',
-            scopes: [
-              { scope: 'openid', description: 'Saber quién eres' },
-              { scope: 'profile', description: 'Ver tu nombre de usuario' },
-            ],
-            granted_at: '2025-03-15T10:00:00.000Z',
-            updated_at: '2025-03-15T10:00:00.000Z',
-          },
-        ]),
-    });
+    const { posts, consentCalls } = stubApi();
     renderApp(`${PATH}&prompt=consent`);
 
     expect(await screen.findByRole('button', { name: 'Permitir' })).toBeEnabled();
+    expect(consentCalls()[0]!.url).toBe(`${PATH}&prompt=consent`);
     expect(screen.queryByTestId('consent-redirecting')).not.toBeInTheDocument();
     expect(posts()).toHaveLength(0);
-    expect(grantCalls()).toHaveLength(0);
   });
 
-  it("inside a frame (the admin panel's Autorizar): asks even with a covering grant, and Permitir says what it granted without leaving", async () => {
+  it("inside a frame (the admin panel's Autorizar): asks the server with prompt=consent, and Permitir says what it granted without leaving", async () => {
     vi.mocked(isFramed).mockReturnValue(true);
     signIn(REGULAR_USER);
-    const { posts, grantCalls } = stubApi({
-      grants: () =>
-        jsonResponse(200, [
-          {
-            id: '11111111-1111-4111-8111-111111111111',
-            client_id: 'agenda-app',
-            client_name: 'Mi Agenda',
-            scopes: [
-              { scope: 'openid', description: 'Saber quién eres' },
-              { scope: 'profile', description: 'Ver tu nombre de usuario' },
-            ],
-            granted_at: '2025-03-15T10:00:00.000Z',
-            updated_at: '2025-03-15T10:00:00.000Z',
-          },
-        ]),
-    });
+    const { posts, consentCalls } = stubApi();
     renderApp();
 
-    // No automatic yes: the question, with what Permitir would grant and to whom.
+    // No automatic yes: the server is told to ask, even for a URL without prompt.
     const allow = await screen.findByRole('button', { name: 'Permitir' });
+    expect(new URLSearchParams(consentCalls()[0]!.url.split('?')[1]).get('prompt')).toBe('consent');
     expect(screen.queryByTestId('consent-redirecting')).not.toBeInTheDocument();
-    expect(grantCalls()).toHaveLength(0);
     expect(posts()).toHaveLength(0);
     expect(screen.getByTestId('consent-framed-note')).toHaveTextContent('Permitir concede de verdad a Mi Agenda estos permisos sobre tu propia cuenta');
 
     await userEvent.click(allow);
     expect(await screen.findByTestId('consent-outcome-title')).toHaveTextContent('Acceso concedido');
     expect(posts()).toHaveLength(1);
-    expect(posts()[0]!.body).toMatchObject({ action: 'allow' });
+    expect(posts()[0]!.body).toMatchObject({ action: 'allow', prompt: 'consent' });
     expect(
       within(screen.getByTestId('consent-outcome-scopes'))
         .getAllByRole('listitem')

@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import type { AppGrant, ConsentInfo } from '@life/contracts';
-import { useQuery } from '@tanstack/react-query';
+import type { ConsentInfo } from '@life/contracts';
 import { useRouter } from '@tanstack/react-router';
 import { Check, LoaderCircle, LogIn, ShieldCheck, X } from 'lucide-react';
 import { Trans, useTranslation } from 'react-i18next';
@@ -8,8 +7,7 @@ import { PageStatus } from '@/components/layout/page-status';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { applyRequestedLanguage } from '@/i18n/language';
-import { ApiError, apiErrorMessage } from '@/lib/api-client';
-import { APP_GRANTS_QUERY_KEY, getAppGrants } from '@/lib/app-grants';
+import { apiErrorMessage } from '@/lib/api-client';
 import { loginPath } from '@/lib/auth';
 import { isFramed } from '@/lib/frame';
 import { clearSession, useSession } from '@/lib/session';
@@ -18,20 +16,20 @@ import { useConsentInfo } from '../api/get-consent-info';
 import { leavePageFor } from '../utils/leave-page';
 import { reportError } from '@/lib/report-error';
 
-/** `prompt=consent` asks for the question even when the person already said yes. */
-function forcesConsent(search: string): boolean {
-  const prompt = new URLSearchParams(search).get('prompt');
-  return !!prompt && prompt.split(' ').includes('consent');
+/** The admin panel's frame always asks (decision 0025): the server is told so with prompt=consent. */
+export function askingSearch(search: string, framed: boolean): string {
+  if (!framed) return search;
+  const query = new URLSearchParams(search);
+  query.set('prompt', 'consent');
+  return `?${query.toString()}`;
 }
 
-/** A remembered yes: a grant for this app that already covers every requested scope. */
-export function coversRequest(grants: readonly AppGrant[], consent: ConsentInfo): boolean {
-  const requested = consent.scopes.map((entry) => entry.scope);
-  return grants.some((grant) => {
-    if (grant.client_id !== consent.client_id) return false;
-    const granted = new Set(grant.scopes.map((entry) => entry.scope));
-    return requested.every((scope) => granted.has(scope));
-  });
+/** Where a sign-in must come back to: this same request, with the server's login ticket when it gave one. */
+export function signInReturnTo(pathname: string, search: string, ticket: string | undefined): string {
+  if (!ticket) return `${pathname}${search}`;
+  const query = new URLSearchParams(search);
+  query.set('login_ticket', ticket);
+  return `${pathname}?${query.toString()}`;
 }
 
 function hostOf(url: string): string | undefined {
@@ -42,12 +40,22 @@ function hostOf(url: string): string | undefined {
   }
 }
 
+function carriesCode(url: string): boolean {
+  try {
+    return new URL(url).searchParams.has('code');
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Consent screen for third-party apps (`/oauth/authorize`, spec section 2). It reads the request
- * from its own query string; the server checks it (`GET /oauth/authorize` as JSON, no bearer)
- * and its error message is shown here, never a redirect. Signed out, it offers GitHub sign-in
- * that comes back to this same request; signed in, Permitir / Denegar, or an automatic yes
- * when a grant already covers the request (unless `prompt=consent`). `ui_locales` picks the
+ * from its own query string and asks the server (`GET /oauth/authorize` as JSON, with the
+ * session's bearer token when there is one), which decides everything (decision 0033): an error
+ * message shown here (never a redirect, for a bad client or URI); a sign-in first, or again for
+ * `prompt=login`/`max_age`, that comes back to this same request; `redirect_to` when it answers
+ * without a question (remembered consent unless `prompt=consent`, `prompt=none`, OIDC errors for
+ * the app), which the page follows; or the question, Permitir / Denegar. `ui_locales` picks the
  * language for a visitor who has not chosen one.
  *
  * Inside a frame (only the admin panel's Autorizar frames it: `frame-ancestors 'self'`) it always
@@ -58,8 +66,14 @@ export function ConsentPage() {
   const router = useRouter();
   // The raw query, read once: the router's parsed copy would turn numeric-looking values into numbers.
   const [{ pathname, search }] = useState(() => ({ pathname: router.history.location.pathname, search: router.history.location.search }));
+  const [framed] = useState(isFramed);
+  const [asked] = useState(() => askingSearch(search, framed));
   const { isSignedIn } = useSession();
-  const consent = useConsentInfo(search);
+  const consent = useConsentInfo(asked);
+  const answer = consent.data;
+  const info = answer && !('redirect_to' in answer) ? answer : undefined;
+  const redirectTo = answer && 'redirect_to' in answer ? answer.redirect_to : undefined;
+  const signIn = info?.sign_in;
 
   // The app may ask for a language (OIDC ui_locales); a person's own choice wins.
   useEffect(() => {
@@ -70,22 +84,47 @@ export function ConsentPage() {
     if (consent.error) reportError('Error cargando la solicitud de acceso', consent.error);
   }, [consent.error]);
 
+  // The server answered without a question: go there (once; never from inside the admin's frame).
+  const left = useRef(false);
+  useEffect(() => {
+    if (!redirectTo || framed || left.current) return;
+    left.current = true;
+    leavePageFor(redirectTo);
+  }, [redirectTo, framed]);
+
+  // The server does not know this page's token any more: the page is signed out too.
+  useEffect(() => {
+    if (signIn && !signIn.again && isSignedIn) clearSession();
+  }, [signIn, isSignedIn]);
+
   if (consent.isPending) return <PageStatus message={t('oauth.loading')} visuallyHidden />;
 
-  if (consent.isError) {
+  if (consent.isError || (redirectTo && framed)) {
     return (
       <ConsentCard testId="consent-error">
         <h1 className="text-xl font-semibold tracking-tight text-foreground sm:text-2xl">{t('oauth.error.title')}</h1>
         <Alert variant="error" className="mt-5" data-testid="consent-error-message">
-          {apiErrorMessage(consent.error) ?? t('oauth.error.generic')}
+          {(consent.isError && apiErrorMessage(consent.error)) || t('oauth.error.generic')}
         </Alert>
       </ConsentCard>
     );
   }
 
-  if (!isSignedIn) return <SignInPrompt consent={consent.data} returnTo={`${pathname}${search}`} />;
+  if (redirectTo) {
+    return (
+      <ConsentCard testId="consent-leaving">
+        <p role="status" className="flex items-center gap-2 text-sm font-medium text-muted-foreground" data-testid="consent-redirecting">
+          <LoaderCircle aria-hidden="true" className="size-4 animate-spin text-primary" />
+          {carriesCode(redirectTo) ? t('oauth.consent.remembered') : t('oauth.consent.returning')}
+        </p>
+      </ConsentCard>
+    );
+  }
 
-  return <SignedInConsent consent={consent.data} search={search} />;
+  if (!info) return <PageStatus message={t('oauth.loading')} visuallyHidden />;
+  if (signIn) return <SignInPrompt consent={info} again={signIn.again} returnTo={signInReturnTo(pathname, search, signIn.login_ticket)} />;
+
+  return <SignedInConsent consent={info} search={asked} framed={framed} />;
 }
 
 function ConsentCard({ children, testId }: { children: ReactNode; testId: string }) {
@@ -98,14 +137,18 @@ function ConsentCard({ children, testId }: { children: ReactNode; testId: string
   );
 }
 
-function SignInPrompt({ consent, returnTo }: { consent: ConsentInfo; returnTo: string }) {
+function SignInPrompt({ consent, again, returnTo }: { consent: ConsentInfo; again: boolean; returnTo: string }) {
   const { t } = useTranslation();
   // Inside a frame (the admin panel's Autorizar) the identity provider would refuse to load: leave the frame.
   const [target] = useState(() => (isFramed() ? '_top' : undefined));
   return (
     <ConsentCard testId="consent-sign-in">
-      <h1 className="text-xl font-semibold tracking-tight text-foreground sm:text-2xl">{t('oauth.signIn.title')}</h1>
-      <p className="mt-2 text-muted-foreground">{t('oauth.signIn.description', { client_name: consent.client_name })}</p>
+      <h1 className="text-xl font-semibold tracking-tight text-foreground sm:text-2xl" data-testid="consent-sign-in-title">
+        {again ? t('oauth.signIn.againTitle') : t('oauth.signIn.title')}
+      </h1>
+      <p className="mt-2 text-muted-foreground">
+        {again ? t('oauth.signIn.againDescription', { client_name: consent.client_name }) : t('oauth.signIn.description', { client_name: consent.client_name })}
+      </p>
       <Button asChild size="lg" className="mt-6 w-full sm:w-auto">
         <a href={loginPath('github', returnTo)} target={target} data-testid="consent-login-github">
           <LogIn aria-hidden="true" />
@@ -116,39 +159,15 @@ function SignInPrompt({ consent, returnTo }: { consent: ConsentInfo; returnTo: s
   );
 }
 
-function SignedInConsent({ consent, search }: { consent: ConsentInfo; search: string }) {
+function SignedInConsent({ consent, search, framed }: { consent: ConsentInfo; search: string; framed: boolean }) {
   const { t } = useTranslation();
-  // Framed (the admin panel's Autorizar): never the automatic yes, and the answer stays in the frame.
-  const [framed] = useState(isFramed);
-  const [forced] = useState(() => framed || forcesConsent(search));
   const decide = useDecideConsent();
   const [leaving, setLeaving] = useState(false);
   const [answered, setAnswered] = useState<{ action: ConsentAction; redirectTo: string } | null>(null);
-  /** Set by Permitir/Denegar: the grants refreshed after it must not turn the page into the automatic yes. */
-  const [answeredByHand, setAnsweredByHand] = useState(false);
-  const autoAllowStarted = useRef(false);
-
-  // Not needed when the question is asked anyway. A 401 signs out here (the page then asks to sign in).
-  const grants = useQuery({
-    queryKey: [...APP_GRANTS_QUERY_KEY, 'consent'],
-    queryFn: async ({ signal }) => {
-      try {
-        return await getAppGrants({ signal, ignoreUnauthorized: true });
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 401) clearSession();
-        throw error;
-      }
-    },
-    enabled: !forced,
-    staleTime: 0,
-  });
-  const remembered = !forced && !!grants.data && coversRequest(grants.data, consent);
 
   const { mutate } = decide;
   const submit = useCallback(
     (action: ConsentAction) => {
-      // One answer per page: allowing refreshes the grants, which must not trigger the automatic yes again.
-      autoAllowStarted.current = true;
       mutate(
         { params: authorizeParamsOf(search), action },
         {
@@ -167,23 +186,10 @@ function SignedInConsent({ consent, search }: { consent: ConsentInfo; search: st
     [mutate, search, framed],
   );
 
-  useEffect(() => {
-    // Once per page, even when StrictMode runs effects twice.
-    if (!remembered || answeredByHand || autoAllowStarted.current) return;
-    submit('allow');
-  }, [remembered, answeredByHand, submit]);
-
-  const answer = (action: ConsentAction) => {
-    setAnsweredByHand(true);
-    submit(action);
-  };
-
-  // Waiting for the grants decides between the question and the automatic yes: no buttons flash by.
-  if (!forced && grants.isPending) return <PageStatus message={t('oauth.loading')} visuallyHidden />;
+  const answer = (action: ConsentAction) => submit(action);
 
   if (answered) return <FramedOutcome consent={consent} action={answered.action} redirectTo={answered.redirectTo} />;
 
-  const autoAllowing = remembered && !answeredByHand && !decide.isError;
   const host = hostOf(consent.redirect_uri);
   const errorMessage = decide.isError ? t('oauth.consent.decisionError', { message: apiErrorMessage(decide.error) ?? t('oauth.consent.tryAgain') }) : null;
   const busy = decide.isPending || leaving;
@@ -227,28 +233,21 @@ function SignedInConsent({ consent, search }: { consent: ConsentInfo; search: st
         </Alert>
       )}
 
-      {autoAllowing ? (
-        <p role="status" className="mt-6 flex items-center gap-2 text-sm font-medium text-muted-foreground" data-testid="consent-redirecting">
-          <LoaderCircle aria-hidden="true" className="size-4 animate-spin text-primary" />
-          {t('oauth.consent.remembered')}
-        </p>
-      ) : (
-        <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-          <Button variant="outline" size="lg" disabled={busy} onClick={() => answer('deny')} data-testid="consent-deny">
-            {decide.isPending && decide.variables.action === 'deny' ? <LoaderCircle aria-hidden="true" className="animate-spin" /> : <X aria-hidden="true" />}
-            {t('oauth.consent.deny')}
-          </Button>
-          <Button size="lg" disabled={busy} onClick={() => answer('allow')} data-testid="consent-allow">
-            {decide.isPending && decide.variables.action === 'allow' ? (
-              <LoaderCircle aria-hidden="true" className="animate-spin" />
-            ) : (
-              <Check aria-hidden="true" />
-            )}
-            {t('oauth.consent.allow')}
-          </Button>
-        </div>
-      )}
-      {leaving && !autoAllowing && (
+      <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        <Button variant="outline" size="lg" disabled={busy} onClick={() => answer('deny')} data-testid="consent-deny">
+          {decide.isPending && decide.variables.action === 'deny' ? <LoaderCircle aria-hidden="true" className="animate-spin" /> : <X aria-hidden="true" />}
+          {t('oauth.consent.deny')}
+        </Button>
+        <Button size="lg" disabled={busy} onClick={() => answer('allow')} data-testid="consent-allow">
+          {decide.isPending && decide.variables.action === 'allow' ? (
+            <LoaderCircle aria-hidden="true" className="animate-spin" />
+          ) : (
+            <Check aria-hidden="true" />
+          )}
+          {t('oauth.consent.allow')}
+        </Button>
+      </div>
+      {leaving && (
         <p role="status" className="mt-4 text-center text-sm text-muted-foreground sm:text-right" data-testid="consent-redirecting">
           {t('oauth.consent.redirecting')}
         </p>
