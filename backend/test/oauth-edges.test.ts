@@ -128,18 +128,7 @@ describe('authorization server edges (real PostgreSQL + Redis)', () => {
       expect(await traces(app)).toEqual({ grants: 1, codes: 1, audit: 1 });
     });
 
-    const PARAMS = [
-      'client_id',
-      'redirect_uri',
-      'response_type',
-      'scope',
-      'state',
-      'code_challenge',
-      'code_challenge_method',
-      'nonce',
-      'prompt',
-      'response_mode',
-    ];
+    const PARAMS = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'nonce', 'response_mode'];
     it.each(PARAMS)('answers a 400 JSON error for a bad %s on GET and POST (allow and deny), and stores nothing', async (param) => {
       const app = await createClient();
       const good = { client_id: app.client_id, redirect_uri: REDIRECT, scope: 'openid profile', state: 'st', nonce: 'n-1' };
@@ -151,6 +140,35 @@ describe('authorization server edges (real PostgreSQL + Redis)', () => {
         await expectProtocolError(await authorizeGet(params));
         await expectProtocolError(await authorizePost(params));
         await expectProtocolError(await authorizePost(params, 'deny'));
+      }
+      await codeFor(app);
+      expect(await auditRowsOf(app, 1)).toBe(1);
+      expect(await traces(app)).toEqual({ grants: 1, codes: 1, audit: 1 });
+    });
+
+    // A printable but unknown prompt is read once the client and its redirect URI are checked, so its
+    // error goes back to the app (RFC 6749 §4.1.2.1, OIDC Core §3.1.2.6; decision 0033); control
+    // characters and huge values fail the first reading of every parameter. Nothing is stored either way.
+    it('answers a bad prompt with a 400 (tampered) or an invalid_request back at the app (unknown value), and stores nothing', async () => {
+      const app = await createClient();
+      const good = { client_id: app.client_id, redirect_uri: REDIRECT, scope: 'openid profile', state: 'st', nonce: 'n-1' };
+      const tampered = BAD_VALUES.filter(([, value]) => /[\u0000-\u001f]/.test(value) || value.length > 2000);
+      expect(tampered.length).toBe(4);
+      for (const [, value] of tampered) {
+        const params = { ...good, prompt: value };
+        await expectProtocolError(await authorizeGet(params));
+        await expectProtocolError(await authorizePost(params));
+        await expectProtocolError(await authorizePost(params, 'deny'));
+      }
+      const unknown: string[] = ['café', '認可😀', 'a"b\\c', 'select_account'];
+      for (const value of unknown) {
+        const params = { ...good, prompt: value };
+        for (const response of [await authorizeGet(params), await authorizePost(params), await authorizePost(params, 'deny')]) {
+          const body = (await json(response)) as { redirect_to?: string };
+          expect(response.status).toBe(200);
+          const back = new URL(body.redirect_to!);
+          expect([back.origin + back.pathname, back.searchParams.get('error'), back.searchParams.get('state')]).toEqual([REDIRECT, 'invalid_request', 'st']);
+        }
       }
       await codeFor(app);
       expect(await auditRowsOf(app, 1)).toBe(1);

@@ -169,9 +169,11 @@ export class AuthorizationService {
     if (!redirectUriMatches(client.redirectUris, redirectUri)) {
       throw new OAuthProtocolError('invalid_request', msg('oauth.redirectUriMismatch'));
     }
-    checkFormats(p, AUTHORIZE_FORMATS);
-    // prompt, max_age and request objects from the request (or what was pushed); the login ticket always from the page's query.
+    // prompt, max_age and request objects from the request (or what was pushed), the login ticket from the page's query:
+    // their errors go back to the app (the client and its redirect URI are checked), before the other parameters' formats.
+    checkFormats({ state: p.state }, AUTHORIZE_FORMATS); // an error redirect carries it back
     const interaction = this.interaction(params, source, client, redirectUri, p.state);
+    checkFormats(p, AUTHORIZE_FORMATS);
     // Only the code flow (RFC 9700 §2.1.2: no implicit grant). The spec's Autorizar omits response_type.
     if ((p.response_type ?? 'code') !== 'code') {
       throw new OAuthProtocolError('unsupported_response_type', msg('oauth.responseTypeCodeOnly'));
