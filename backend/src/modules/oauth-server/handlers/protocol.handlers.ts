@@ -1,10 +1,11 @@
 import { CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { ConsentDecision, ConsentInfo } from '@life/contracts';
+import type { ConsentDecision, ConsentInfo, EndSessionInfo } from '@life/contracts';
 import type { JWK } from 'jose';
 import { AuthorizationService } from '../authorization.service.js';
+import { LogoutService } from '../logout.service.js';
 import { ProtocolService } from '../protocol.service.js';
 import { DecideConsentCommand, IssueTokenCommand, RevokeTokenCommand } from '../public/commands.js';
-import { ConsentInfoQuery, DiscoveryQuery, IntrospectTokenQuery, JwksQuery, UserInfoQuery } from '../public/queries.js';
+import { ConsentInfoQuery, DiscoveryQuery, EndSessionInfoQuery, IntrospectTokenQuery, JwksQuery, UserInfoQuery } from '../public/queries.js';
 import { SigningKeysService } from '../signing-keys.service.js';
 import { TokenEndpointLimits } from '../token-endpoint-limits.service.js';
 import { TokenEndpointService } from '../token-endpoint.service.js';
@@ -16,6 +17,14 @@ export class ConsentInfoHandler implements IQueryHandler<ConsentInfoQuery> {
   constructor(private readonly authorization: AuthorizationService) {}
   execute({ request, language }: ConsentInfoQuery): Promise<ConsentInfo> {
     return this.authorization.describe(request, language);
+  }
+}
+
+@QueryHandler(EndSessionInfoQuery)
+export class EndSessionInfoHandler implements IQueryHandler<EndSessionInfoQuery> {
+  constructor(private readonly logout: LogoutService) {}
+  execute({ request }: EndSessionInfoQuery): Promise<EndSessionInfo> {
+    return this.logout.describe(request);
   }
 }
 
@@ -90,6 +99,7 @@ export class DiscoveryHandler implements IQueryHandler<DiscoveryQuery> {
 export const OAUTH_PROTOCOL_HANDLERS = [
   ConsentInfoHandler,
   DecideConsentHandler,
+  EndSessionInfoHandler,
   IssueTokenHandler,
   RevokeTokenHandler,
   IntrospectTokenHandler,

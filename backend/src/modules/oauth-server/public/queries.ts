@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { AppGrant, AppMeSchema, AppServicesSchema, ConsentInfo, Language } from '@life/contracts';
+import type { AppGrant, AppMeSchema, AppServicesSchema, ConsentInfo, EndSessionInfo, Language } from '@life/contracts';
 import type { JWK } from 'jose';
 import type { z } from 'zod';
 import type { AccessTokenInfo } from '../token-store.service.js';
@@ -14,6 +14,13 @@ export class ConsentInfoQuery extends Query<ConsentInfo> {
     readonly request: unknown,
     readonly language: Language,
   ) {
+    super();
+  }
+}
+
+/** What the sign-out page needs for an RP-initiated logout request (OpenID Connect RP-Initiated Logout 1.0), checked first. */
+export class EndSessionInfoQuery extends Query<EndSessionInfo> {
+  constructor(readonly request: unknown) {
     super();
   }
 }
