@@ -20,6 +20,7 @@ export interface CreatedApp {
   client_type: 'confidential' | 'public';
   redirect_uri: string;
   redirect_uris: string[];
+  post_logout_redirect_uris: string[];
   allowed_scopes: string[];
   description: string | null;
   active: boolean;
@@ -32,7 +33,14 @@ export interface CreatedApp {
 export async function createApp(
   request: APIRequestContext,
   adminToken: string,
-  input: { name: string; redirect_uris: string[]; client_type?: 'confidential' | 'public'; allowed_scopes?: string[]; description?: string },
+  input: {
+    name: string;
+    redirect_uris: string[];
+    post_logout_redirect_uris?: string[];
+    client_type?: 'confidential' | 'public';
+    allowed_scopes?: string[];
+    description?: string;
+  },
 ): Promise<CreatedApp> {
   const response = await request.post('/oauth_clients', { headers: { authorization: `Bearer ${adminToken}` }, data: input });
   expect(response.status(), await response.text()).toBe(201);

@@ -158,12 +158,15 @@ describe('LogoutPage (RP-initiated logout)', () => {
     expect(window.localStorage.getItem('authToken')).toBe('test-token');
   });
 
-  it('speaks the language the app asks for (ui_locales) when the person has not chosen one', async () => {
+  it('speaks the language the app asks for (ui_locales) when the person has not chosen one, also once signed out', async () => {
     signIn(REGULAR_USER);
-    stubApi();
+    stubApi({ endSession: () => jsonResponse(200, info({ redirect_to: null })) });
     renderApp(`${PATH}&ui_locales=en`);
 
     expect(await screen.findByRole('heading', { name: 'Sign out of Life?' })).toBeInTheDocument();
     expect(screen.getByTestId('logout-asked')).toHaveTextContent(/^Mi Agenda is asking you to sign out of Life\.$/);
+    // Signing out changes the stored session: the language stays the one asked for.
+    await userEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByRole('heading', { name: 'You have signed out' })).toBeInTheDocument();
   });
 });
