@@ -134,19 +134,20 @@ export function LogoutPage() {
       </p>
       {user && <p className="mt-2 text-sm break-words text-muted-foreground">{t('oauth.logout.signedInAs', { username: user.username })}</p>}
       {host && <p className="mt-2 text-sm break-words text-muted-foreground">{t('oauth.logout.returnTo', { host })}</p>}
-      <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+      {/* One above the other at every width: the answers are long in some languages and the card is narrow. */}
+      <div className="mt-6 grid gap-3">
+        <Button size="lg" disabled={busy} onClick={confirm} data-testid="logout-confirm">
+          {busy ? <LoaderCircle aria-hidden="true" className="animate-spin" /> : <LogOut aria-hidden="true" />}
+          {t('oauth.logout.confirm')}
+        </Button>
         <Button asChild variant="outline" size="lg">
           <Link to="/dashboard" data-testid="logout-cancel" aria-disabled={busy}>
             {t('oauth.logout.cancel')}
           </Link>
         </Button>
-        <Button size="lg" disabled={busy} onClick={confirm} data-testid="logout-confirm">
-          {busy ? <LoaderCircle aria-hidden="true" className="animate-spin" /> : <LogOut aria-hidden="true" />}
-          {t('oauth.logout.confirm')}
-        </Button>
       </div>
       {busy && (
-        <p role="status" className="mt-4 text-center text-sm text-muted-foreground sm:text-right">
+        <p role="status" className="mt-4 text-center text-sm text-muted-foreground">
           {t('oauth.logout.signingOut')}
         </p>
       )}
