@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { EndSessionInfo } from '@life/contracts';
 import { Link, useRouter } from '@tanstack/react-router';
 import { CircleCheck, LoaderCircle, LogOut } from 'lucide-react';
@@ -61,11 +61,15 @@ export function LogoutPage() {
     }
   }, []);
 
-  // Not signed in (or no longer): nothing to ask.
+  // Not signed in when the page opens: nothing to ask. Straight to the app (once, even in StrictMode), or the "signed out" screen.
   const data = info.data;
+  const signedOutOnArrival = !!data && !isSignedIn && phase === 'ask';
+  const left = useRef(false);
   useEffect(() => {
-    if (data && !isSignedIn && phase === 'ask') finish(data);
-  }, [data, isSignedIn, phase, finish]);
+    if (!signedOutOnArrival || !data.redirect_to || left.current) return;
+    left.current = true;
+    leavePageFor(data.redirect_to);
+  }, [signedOutOnArrival, data]);
 
   const confirm = () => {
     if (!data) return;
@@ -91,7 +95,7 @@ export function LogoutPage() {
   const answer = info.data;
   const host = hostOf(answer.redirect_to);
 
-  if (phase === 'done') {
+  if (phase === 'done' || (signedOutOnArrival && !answer.redirect_to)) {
     return (
       <LogoutCard testId="logout-done">
         <div className="flex items-center gap-3" role="status">
