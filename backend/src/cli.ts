@@ -216,7 +216,10 @@ export const COMMANDS: Record<string, Command> = {
         });
         console.log(`client_id=${created.client_id}`);
         console.log(created.client_secret ? `client_secret=${created.client_secret}` : 'client_secret= (public client: none; use PKCE)');
-        console.log(`type=${created.client_type} scopes="${created.allowed_scopes.join(' ')}" redirect_uris=${created.redirect_uris.join(',')}`);
+        console.log(
+          `type=${created.client_type} scopes="${created.allowed_scopes.join(' ')}" redirect_uris=${created.redirect_uris.join(',')}` +
+            (created.post_logout_redirect_uris.length ? ` post_logout_redirect_uris=${created.post_logout_redirect_uris.join(',')}` : ''),
+        );
         if (created.client_secret) console.error('Keep the secret now: only its hash is stored and it will not be shown again.');
       });
     },

@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { freePort } from '@life/test-support';
 import { decodeJwt, decodeProtectedHeader, generateKeyPair, SignJWT } from 'jose';
+import { COMMANDS } from '../src/cli.js';
 import { SigningKeysService } from '../src/modules/oauth-server/signing-keys.service.js';
 import { bearer, seedUsers, type SeededUser } from './helpers/seed.js';
-import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { startTestApp, TEST_REDIS_URL, type TestApp } from './helpers/test-app.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
@@ -95,6 +97,44 @@ describe('RP-initiated logout (end_session_endpoint)', () => {
       expect(kept.post_logout_redirect_uris).toEqual(['https://x.example/out']);
       const listed = (await json(await adminJson('/oauth_clients', 'GET'))) as unknown as Json[];
       expect(listed.find((c) => c.id === plain.id)!.post_logout_redirect_uris).toEqual(['https://x.example/out']);
+    });
+
+    it('can be given to the CLI: client:create --post-logout-redirect-uri (repeatable), checked by the same rules', async () => {
+      const env: Record<string, string> = {
+        NODE_ENV: 'test',
+        DATABASE_URL: t.db.url,
+        REDIS_URL: TEST_REDIS_URL,
+        QUEUE_PREFIX: t.queuePrefix,
+        ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+      };
+      const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
+      const printed: string[] = [];
+      const log = console.log;
+      Object.assign(process.env, env);
+      console.log = (line: string) => void printed.push(line);
+      const create = (...extra: string[]) =>
+        COMMANDS['client:create']!.run([
+          '--name',
+          'Desde la CLI',
+          '--public',
+          '--redirect-uri',
+          REDIRECT,
+          ...extra.flatMap((uri) => ['--post-logout-redirect-uri', uri]),
+        ]);
+      try {
+        await create('https://cli.example/out', 'http://127.0.0.1:9000/out');
+        await expect(create('http://cli.example/out')).rejects.toThrow(/post_logout_redirect_uris/);
+      } finally {
+        console.log = log;
+        for (const [name, value] of Object.entries(saved)) {
+          if (value === undefined) delete process.env[name];
+          else process.env[name] = value;
+        }
+      }
+      expect(printed).toContainEqual(expect.stringContaining('post_logout_redirect_uris=https://cli.example/out,http://127.0.0.1:9000/out'));
+      const clientId = printed.find((line) => line.startsWith('client_id='))!.slice('client_id='.length);
+      const listed = (await json(await adminJson('/oauth_clients', 'GET'))) as unknown as Json[];
+      expect(listed.find((c) => c.client_id === clientId)!.post_logout_redirect_uris).toEqual(['https://cli.example/out', 'http://127.0.0.1:9000/out']);
     });
 
     it('follow the redirect URI rules: https or loopback http, no fragment, up to 10', async () => {
