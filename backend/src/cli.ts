@@ -180,13 +180,14 @@ export const COMMANDS: Record<string, Command> = {
   },
   'client:create': {
     usage:
-      'client:create --name <name> --redirect-uri <uri> [--redirect-uri <uri>...] [--public] [--scopes "openid profile ..."] [--description <text>]\n      register a third-party app; prints its client id and secret once',
+      'client:create --name <name> --redirect-uri <uri> [--redirect-uri <uri>...] [--post-logout-redirect-uri <uri>...] [--public] [--scopes "openid profile ..."] [--description <text>]\n      register a third-party app; prints its client id and secret once',
     run: async (args) => {
       const { values } = parseArgs({
         args,
         options: {
           name: { type: 'string' },
           'redirect-uri': { type: 'string', multiple: true },
+          'post-logout-redirect-uri': { type: 'string', multiple: true },
           public: { type: 'boolean', default: false },
           scopes: { type: 'string' },
           description: { type: 'string' },
@@ -197,6 +198,7 @@ export const COMMANDS: Record<string, Command> = {
         name: values.name ?? '',
         client_type: values.public ? 'public' : 'confidential',
         redirect_uris: values['redirect-uri'] ?? [],
+        ...(values['post-logout-redirect-uri'] ? { post_logout_redirect_uris: values['post-logout-redirect-uri'] } : {}),
         ...(values.scopes ? { allowed_scopes: values.scopes.split(/\s+/).filter(Boolean) } : {}),
         ...(values.description ? { description: values.description } : {}),
       });
@@ -214,7 +216,10 @@ export const COMMANDS: Record<string, Command> = {
         });
         console.log(`client_id=${created.client_id}`);
         console.log(created.client_secret ? `client_secret=${created.client_secret}` : 'client_secret= (public client: none; use PKCE)');
-        console.log(`type=${created.client_type} scopes="${created.allowed_scopes.join(' ')}" redirect_uris=${created.redirect_uris.join(',')}`);
+        console.log(
+          `type=${created.client_type} scopes="${created.allowed_scopes.join(' ')}" redirect_uris=${created.redirect_uris.join(',')}` +
+            (created.post_logout_redirect_uris.length ? ` post_logout_redirect_uris=${created.post_logout_redirect_uris.join(',')}` : ''),
+        );
         if (created.client_secret) console.error('Keep the secret now: only its hash is stored and it will not be shown again.');
       });
     },

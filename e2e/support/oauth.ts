@@ -20,6 +20,7 @@ export interface CreatedApp {
   client_type: 'confidential' | 'public';
   redirect_uri: string;
   redirect_uris: string[];
+  post_logout_redirect_uris: string[];
   allowed_scopes: string[];
   description: string | null;
   active: boolean;
@@ -36,6 +37,7 @@ export async function createApp(
   input: {
     name: string;
     redirect_uris: string[];
+    post_logout_redirect_uris?: string[];
     client_type?: 'confidential' | 'public';
     allowed_scopes?: string[];
     description?: string;

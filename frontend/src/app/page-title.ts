@@ -17,6 +17,7 @@ export const PAGE_TITLE_KEYS = {
   '/terms-of-use': 'legal.terms.title',
   '/cookies-policy': 'legal.cookies.title',
   '/oauth/authorize': 'oauth.consent.title',
+  '/oauth/logout': 'oauth.logout.title',
   '/login/$provider/callback': 'app.titles.signingIn',
   '/callback/$service': 'app.titles.connecting',
 } as const;

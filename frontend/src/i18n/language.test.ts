@@ -1,5 +1,6 @@
 import { waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { removeItems, writeItem } from '@/lib/local-store';
 import { COUNTRIES } from './countries';
 import es from './locales/es.json';
 import i18n, { SUPPORTED_UI_LANGUAGES } from './i18n';
@@ -100,5 +101,23 @@ describe('language preference', () => {
     await selectCountry('DE');
     await applyRequestedLanguage('ja');
     expect(i18n.language).toBe('de');
+  });
+
+  it('keeps the app’s ui_locales language when the session changes (signing out on the logout page), until a country is picked', async () => {
+    await startLanguageSync();
+    localStorage.removeItem('appLanguage');
+    await i18n.changeLanguage('es');
+    await applyRequestedLanguage('en');
+    expect(i18n.language).toBe('en');
+    // The storage listener switches languages synchronously when it does: none may start here.
+    const change = vi.spyOn(i18n, 'changeLanguage');
+    writeItem('authToken', 't');
+    removeItems('authToken');
+    window.dispatchEvent(new StorageEvent('storage', { key: 'authToken', newValue: null }));
+    expect(change).not.toHaveBeenCalled();
+    expect(i18n.language).toBe('en');
+    change.mockRestore();
+    await selectCountry('IT');
+    expect(i18n.language).toBe('it');
   });
 });

@@ -52,6 +52,9 @@ export function selectCountry(code: CountryCode): Promise<void> {
 
 let started = false;
 
+/** The language an app asked for on this visit (`ui_locales`), while the person has chosen none. */
+let requestedLanguage: UiLanguage | undefined;
+
 /**
  * Applies the stored preference now and whenever it changes (also from another tab).
  * Resolves when the stored language is showing, so start-up can wait for it before rendering.
@@ -60,7 +63,12 @@ export function startLanguageSync(): Promise<void> {
   const applied = applyCountry(getStoredCountry());
   if (!started) {
     started = true;
-    subscribeToStorage(() => void applyCountry(getStoredCountry()));
+    // A change of session (signing out on the RP-initiated logout page, signing in in another
+    // tab) must not undo the language an app asked for; a country the person picks does.
+    subscribeToStorage(() => {
+      if (requestedLanguage && !isCountryCode(readItem(STORAGE_KEYS.appLanguage))) return;
+      void applyCountry(getStoredCountry());
+    });
   }
   return applied;
 }
@@ -84,7 +92,9 @@ export function languageFromUiLocales(uiLocales: string | null): UiLanguage | un
  */
 export function applyRequestedLanguage(uiLocales: string | null): Promise<void> {
   const wanted = languageFromUiLocales(uiLocales);
-  if (!wanted || isCountryCode(readItem(STORAGE_KEYS.appLanguage)) || wanted === i18n.language) return Promise.resolve();
+  if (!wanted || isCountryCode(readItem(STORAGE_KEYS.appLanguage))) return Promise.resolve();
+  requestedLanguage = wanted;
+  if (wanted === i18n.language) return Promise.resolve();
   return i18n.changeLanguage(wanted).then(() => undefined);
 }
 

@@ -66,6 +66,8 @@ export const OAuthClientSchema = z
     /** The first registered redirect URI (the spec's single field). */
     redirect_uri: z.string(),
     redirect_uris: z.array(z.string()),
+    /** Where RP-initiated logout may send the browser back to (OIDC RP-Initiated Logout 1.0), compared like redirect URIs. */
+    post_logout_redirect_uris: z.array(z.string()),
     allowed_scopes: z.array(z.string()),
     description: z.string().nullable(),
     owner_user_id: z.string().nullable(),
@@ -88,6 +90,8 @@ export const OAuthClientWithSecretSchema = OAuthClientSchema.extend({
 export type OAuthClientWithSecret = z.infer<typeof OAuthClientWithSecretSchema>;
 
 const redirectUrisField = z.array(RedirectUriSchema).min(1, 'validation.redirectUrisRequired').max(10);
+/** Same rules as redirect URIs (https or loopback http, no fragment, up to 10), but none is fine. */
+const postLogoutRedirectUrisField = z.array(RedirectUriSchema).max(10);
 
 export const CreateOAuthClientSchema = z
   .object({
@@ -95,6 +99,7 @@ export const CreateOAuthClientSchema = z
     client_type: z.enum(CLIENT_TYPES).default('confidential'),
     redirect_uri: RedirectUriSchema.optional(),
     redirect_uris: redirectUrisField.optional(),
+    post_logout_redirect_uris: postLogoutRedirectUrisField.optional(),
     allowed_scopes: z.array(ScopeSchema).max(40).optional(),
     description: optionalText(1000),
     active: z.boolean().optional(),
@@ -116,6 +121,7 @@ export const UpdateOAuthClientSchema = z
     name: z.string().trim().min(1, 'validation.nameRequired').max(120).optional(),
     redirect_uri: RedirectUriSchema.optional(),
     redirect_uris: redirectUrisField.optional(),
+    post_logout_redirect_uris: postLogoutRedirectUrisField.optional(),
     allowed_scopes: z.array(ScopeSchema).max(40).optional(),
     description: optionalText(1000),
     active: z.boolean().optional(),
@@ -146,6 +152,20 @@ export const ConsentInfoSchema = z
   })
   .meta({ id: 'ConsentInfo' });
 export type ConsentInfo = z.infer<typeof ConsentInfoSchema>;
+
+/**
+ * `GET /oauth/logout` as JSON (OpenID Connect RP-Initiated Logout 1.0): what the sign-out page
+ * needs, after the server checked the request. `redirect_to` is the registered
+ * post_logout_redirect_uri with `state`, or null (the page then says the person is signed out).
+ */
+export const EndSessionInfoSchema = z
+  .object({
+    client_id: z.string().nullable(),
+    client_name: z.string().nullable(),
+    redirect_to: z.string().nullable(),
+  })
+  .meta({ id: 'EndSessionInfo' });
+export type EndSessionInfo = z.infer<typeof EndSessionInfoSchema>;
 
 export const CONSENT_ACTIONS = ['allow', 'deny'] as const;
 

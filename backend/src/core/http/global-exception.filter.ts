@@ -58,7 +58,7 @@ export function fastifyErrorToBody(error: { statusCode?: number; code?: string; 
 /** Seconds a client should wait before repeating a request that met PostgreSQL or Redis away. */
 export const OUTAGE_RETRY_AFTER_SECONDS = 5;
 
-const OAUTH_ENDPOINT = /^\/oauth\/(token|revoke|introspect|authorize|userinfo|par)$/;
+const OAUTH_ENDPOINT = /^\/oauth\/(token|revoke|introspect|authorize|userinfo|par|logout)$/;
 const NOT_OAUTH_CODES = new Set([
   'validation_failed',
   'bad_request',

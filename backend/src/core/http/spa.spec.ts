@@ -16,6 +16,7 @@ describe('SPA routing rules', () => {
 
   it('treats the pages that are also API calls as pages', () => {
     expect(isNegotiatedPage('/oauth/authorize')).toBe(true);
+    expect(isNegotiatedPage('/oauth/logout')).toBe(true);
     expect(isNegotiatedPage('/login/github/callback')).toBe(true);
     expect(isNegotiatedPage('/callback/spotify')).toBe(true);
     expect(isApiPath('/oauth/authorize')).toBe(false);

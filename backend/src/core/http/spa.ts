@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 const API_PREFIXES = ['/api', '/oauth', '/.well-known', '/beta-invites', '/oauth_clients'];
 
 /** Paths that are both a page and an API call (ARCHITECTURE.md "The API contract"). */
-const NEGOTIATED_PAGES = [/^\/oauth\/authorize$/, /^\/login\/[^/]+\/callback$/, /^\/callback\/[^/]+$/];
+const NEGOTIATED_PAGES = [/^\/oauth\/authorize$/, /^\/oauth\/logout$/, /^\/login\/[^/]+\/callback$/, /^\/callback\/[^/]+$/];
 
 export function pathOf(url: string): string {
   const query = url.indexOf('?');

@@ -22,6 +22,7 @@ export function toClientView(client: OAuthClient): OAuthClientView {
     client_type: client.clientType,
     redirect_uri: client.redirectUris[0] ?? '',
     redirect_uris: [...client.redirectUris],
+    post_logout_redirect_uris: [...(client.postLogoutRedirectUris ?? [])],
     allowed_scopes: [...client.allowedScopes],
     description: client.description ?? null,
     owner_user_id: client.ownerUser?.id ?? null,
@@ -101,6 +102,7 @@ export class ClientsService {
       clientType: input.client_type ?? 'confidential',
       clientSecretHash: secret ? sha256(secret) : null,
       redirectUris: uniqueUris(input) ?? [],
+      postLogoutRedirectUris: [...new Set(input.post_logout_redirect_uris ?? [])],
       allowedScopes: [...new Set(input.allowed_scopes ?? DEFAULT_CLIENT_SCOPES)],
       description: input.description || null,
       ownerUser: ownerId ? ownerId : null,
@@ -125,6 +127,7 @@ export class ClientsService {
       input.redirect_uris ??
       (input.redirect_uri && input.redirect_uri !== client.redirectUris[0] ? [input.redirect_uri, ...client.redirectUris.slice(1)] : undefined);
     if (uris) client.redirectUris = [...new Set(uris)];
+    if (input.post_logout_redirect_uris !== undefined) client.postLogoutRedirectUris = [...new Set(input.post_logout_redirect_uris)];
     await this.em.flush();
     await this.changed(client.clientId);
     return toClientView(client);

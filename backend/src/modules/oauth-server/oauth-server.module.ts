@@ -15,6 +15,7 @@ import { ClientsService } from './clients.service.js';
 import { ExpiredTokensSweeper } from './expired-tokens.sweeper.js';
 import { RefreshGraceSweeper } from './refresh-grace.sweeper.js';
 import { GrantsController } from './grants.controller.js';
+import { LogoutService } from './logout.service.js';
 import { OAuthController } from './oauth.controller.js';
 import { ProtocolService } from './protocol.service.js';
 import { ProxyService } from './proxy.service.js';
@@ -50,6 +51,7 @@ export class OAuthServerModule implements OnApplicationBootstrap {
         TokenEndpointService,
         TokenEndpointLimits,
         ProtocolService,
+        LogoutService,
         ProxyService,
         AppResourcesService,
         AppGrantsErasureHandler,

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { AuthorizeAnswerSchema, ConsentDecisionSchema, type Language } from '@life/contracts';
+import { AuthorizeAnswerSchema, ConsentDecisionSchema, EndSessionInfoSchema, type Language } from '@life/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { AppTokenOnly } from '../../core/http/app-token.decorator.js';
@@ -10,10 +10,13 @@ import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-use
 import { Public } from '../../core/http/public.decorator.js';
 import { RequestLanguage } from '../../core/i18n/request-language.decorator.js';
 import { AppTokenGuard, type AppRequest } from './app-token.guard.js';
+import { END_SESSION_PARAMS } from './logout.service.js';
 import { OAuthProtocolError } from './oauth.errors.js';
+import { readParams } from './params.js';
 import {
   AuthorizeBodySchema,
   AuthorizeQuerySchema,
+  EndSessionQuerySchema,
   IntrospectionSchema,
   JsonObjectSchema,
   ParAnswerSchema,
@@ -23,7 +26,7 @@ import {
   TokenOpBodySchema,
 } from './oauth.schemas.js';
 import { DecideConsentCommand, IssueTokenCommand, PushAuthorizationRequestCommand, RevokeTokenCommand, type TokenEndpointCall } from './public/commands.js';
-import { ConsentInfoQuery, DiscoveryQuery, IntrospectTokenQuery, JwksQuery, UserInfoQuery } from './public/queries.js';
+import { ConsentInfoQuery, DiscoveryQuery, EndSessionInfoQuery, IntrospectTokenQuery, JwksQuery, UserInfoQuery } from './public/queries.js';
 import { msg } from '../../core/i18n/messages.js';
 
 const noStore = (reply: FastifyReply) => void reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
@@ -72,6 +75,41 @@ export class OAuthController {
   async decide(@Body() body: z.infer<typeof AuthorizeBodySchema>, @CurrentUser() user: AuthenticatedUser, @Res({ passthrough: true }) reply: FastifyReply) {
     noStore(reply);
     return this.commands.execute(new DecideConsentCommand(body, body.action, { id: user.id, sessionId: user.sessionId }));
+  }
+
+  @Get('oauth/logout')
+  @Public()
+  @Contract({
+    summary: 'RP-initiated logout: what the sign-out page needs (the app and where to go after); a browser navigation gets the page',
+    tags: ['oauth'],
+    access: 'public',
+    query: EndSessionQuerySchema,
+    response: EndSessionInfoSchema,
+  })
+  endSession(@Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
+    noStore(reply);
+    return this.queries.execute(new EndSessionInfoQuery(query));
+  }
+
+  @Post('oauth/logout')
+  @Public()
+  @Contract({
+    summary: 'RP-initiated logout sent as a form: continues on the sign-out page with the same parameters',
+    tags: ['oauth'],
+    access: 'public',
+    body: EndSessionQuerySchema,
+    bodyEncoding: 'form',
+    successStatus: 303,
+    produces: 'Redirect to the sign-out page',
+    errors: [415],
+  })
+  endSessionForm(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    this.requireForm(request);
+    // Only the known parameters, each checked, go on to the page (GET /oauth/logout, on this site).
+    const params = readParams(request.body, END_SESSION_PARAMS);
+    const query = new URLSearchParams(Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    const search = query.toString();
+    return reply.header('cache-control', 'no-store').redirect(search ? `/oauth/logout?${search}` : '/oauth/logout', 303);
   }
 
   @Post('oauth/token')

@@ -28,6 +28,19 @@ export const AuthorizeQuerySchema = z
 
 export const AuthorizeBodySchema = AuthorizeQuerySchema.extend({ action: z.enum(CONSENT_ACTIONS) });
 
+/** OpenID Connect RP-Initiated Logout 1.0 §2 (GET query or POST form). */
+export const EndSessionQuerySchema = z
+  .object({
+    id_token_hint: param,
+    logout_hint: param,
+    client_id: param,
+    post_logout_redirect_uri: param,
+    state: param,
+    ui_locales: param,
+  })
+  .partial()
+  .loose();
+
 export const TokenBodySchema = z
   .object({
     grant_type: z.string(),

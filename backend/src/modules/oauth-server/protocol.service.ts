@@ -162,6 +162,8 @@ export class ProtocolService {
       introspection_endpoint: `${issuer}/oauth/introspect`,
       jwks_uri: `${issuer}/oauth/jwks`,
       userinfo_endpoint: `${issuer}/oauth/userinfo`,
+      // OpenID Connect RP-Initiated Logout 1.0 (also registered for RFC 8414 metadata).
+      end_session_endpoint: `${issuer}/oauth/logout`,
       scopes_supported: [...BASE_SCOPES, ...SERVICE_NAMES.map(serviceScope)],
       response_types_supported: ['code'],
       response_modes_supported: ['query'],

@@ -29,6 +29,10 @@ export class OAuthClient extends BaseEntity {
   @Property({ type: 'jsonb' })
   redirectUris: string[];
 
+  /** Where RP-initiated logout may send the browser back to (decision 0034), compared like redirect URIs. */
+  @Property({ type: 'jsonb', default: '[]' })
+  postLogoutRedirectUris: Opt<string[]> = [];
+
   /** The scopes this client may ask for. */
   @Property({ type: 'jsonb' })
   allowedScopes: string[];

@@ -1,7 +1,8 @@
 import { CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { AuthorizeAnswer, ConsentDecision } from '@life/contracts';
+import type { AuthorizeAnswer, ConsentDecision, EndSessionInfo } from '@life/contracts';
 import type { JWK } from 'jose';
 import { AuthorizationService } from '../authorization.service.js';
+import { LogoutService } from '../logout.service.js';
 import { ProtocolService } from '../protocol.service.js';
 import { OAuthProtocolError } from '../oauth.errors.js';
 import { readParams } from '../params.js';
@@ -9,7 +10,7 @@ import { PAR_LIFETIME_SECONDS, PushedRequests } from '../pushed-requests.js';
 import { DPoPVerifier } from '../dpop.js';
 import { msg } from '../../../core/i18n/messages.js';
 import { DecideConsentCommand, IssueTokenCommand, PushAuthorizationRequestCommand, RevokeTokenCommand } from '../public/commands.js';
-import { ConsentInfoQuery, DiscoveryQuery, IntrospectTokenQuery, JwksQuery, UserInfoQuery } from '../public/queries.js';
+import { ConsentInfoQuery, DiscoveryQuery, EndSessionInfoQuery, IntrospectTokenQuery, JwksQuery, UserInfoQuery } from '../public/queries.js';
 import { SigningKeysService } from '../signing-keys.service.js';
 import { TokenEndpointLimits } from '../token-endpoint-limits.service.js';
 import { TokenEndpointService } from '../token-endpoint.service.js';
@@ -21,6 +22,14 @@ export class ConsentInfoHandler implements IQueryHandler<ConsentInfoQuery> {
   constructor(private readonly authorization: AuthorizationService) {}
   execute({ request, language, sessionToken }: ConsentInfoQuery): Promise<AuthorizeAnswer> {
     return this.authorization.describe(request, language, sessionToken);
+  }
+}
+
+@QueryHandler(EndSessionInfoQuery)
+export class EndSessionInfoHandler implements IQueryHandler<EndSessionInfoQuery> {
+  constructor(private readonly logout: LogoutService) {}
+  execute({ request }: EndSessionInfoQuery): Promise<EndSessionInfo> {
+    return this.logout.describe(request);
   }
 }
 
@@ -140,6 +149,7 @@ export class DiscoveryHandler implements IQueryHandler<DiscoveryQuery> {
 export const OAUTH_PROTOCOL_HANDLERS = [
   ConsentInfoHandler,
   DecideConsentHandler,
+  EndSessionInfoHandler,
   IssueTokenHandler,
   PushAuthorizationRequestHandler,
   RevokeTokenHandler,

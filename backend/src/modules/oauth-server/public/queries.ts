@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { AppGrant, AppMeSchema, AppServicesSchema, AuthorizeAnswer, Language } from '@life/contracts';
+import type { AppGrant, AppMeSchema, AppServicesSchema, AuthorizeAnswer, EndSessionInfo, Language } from '@life/contracts';
 import type { JWK } from 'jose';
 import type { z } from 'zod';
 import type { AccessTokenInfo } from '../token-store.service.js';
@@ -19,6 +19,13 @@ export class ConsentInfoQuery extends Query<AuthorizeAnswer> {
     readonly language: Language,
     readonly sessionToken?: string,
   ) {
+    super();
+  }
+}
+
+/** What the sign-out page needs for an RP-initiated logout request (OpenID Connect RP-Initiated Logout 1.0), checked first. */
+export class EndSessionInfoQuery extends Query<EndSessionInfo> {
+  constructor(readonly request: unknown) {
     super();
   }
 }

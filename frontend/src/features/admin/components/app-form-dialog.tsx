@@ -42,6 +42,8 @@ interface FormValues {
   description: string;
   /** One URI per line. */
   redirectUris: string;
+  /** One URI per line (RP-initiated logout); may be empty. */
+  postLogoutRedirectUris: string;
   allowedScopes: string[];
   active: boolean;
   clientType: ClientType;
@@ -63,6 +65,7 @@ function valuesOf(client: OAuthClientView | undefined): FormValues {
       name: '',
       description: '',
       redirectUris: '',
+      postLogoutRedirectUris: '',
       allowedScopes: [...DEFAULT_CLIENT_SCOPES],
       active: true,
       clientType: 'confidential',
@@ -73,6 +76,7 @@ function valuesOf(client: OAuthClientView | undefined): FormValues {
     name: client.name,
     description: client.description ?? '',
     redirectUris: client.redirect_uris.join('\n'),
+    postLogoutRedirectUris: (client.post_logout_redirect_uris ?? []).join('\n'),
     allowedScopes: [...client.allowed_scopes],
     active: client.active,
     clientType: client.client_type,
@@ -89,6 +93,7 @@ export function clientWithEdits(client: OAuthClientView, values: FormValues): OA
     description: values.description.trim() || null,
     redirect_uri: redirectUris[0] ?? '',
     redirect_uris: redirectUris,
+    post_logout_redirect_uris: parseRedirectUris(values.postLogoutRedirectUris),
     allowed_scopes: values.allowedScopes,
     active: values.active,
     require_pushed_authorization_requests: values.requirePar,
@@ -100,6 +105,7 @@ function newClientOf(values: FormValues): CreateOAuthClient {
     name: values.name.trim(),
     client_type: values.clientType,
     redirect_uris: parseRedirectUris(values.redirectUris),
+    post_logout_redirect_uris: parseRedirectUris(values.postLogoutRedirectUris),
     allowed_scopes: values.allowedScopes,
     description: values.description.trim() || null,
     active: values.active,
@@ -337,6 +343,28 @@ function AppFields({ client, onSubmit, onCancel, saving, error, onEdit, submitLa
             aria-describedby={`${fieldId('redirect_uris')}-hint`}
             onChange={(event) => set('redirectUris', event.target.value)}
             data-testid="app-field-redirect_uris"
+          />
+        </Field>
+        <Field
+          label={t('oauth.admin.form.fields.post_logout_redirect_uris')}
+          htmlFor={fieldId('post_logout_redirect_uris')}
+          wide
+          hint={t('oauth.admin.form.postLogoutRedirectUrisHint')}
+          hintId={`${fieldId('post_logout_redirect_uris')}-hint`}
+        >
+          <Textarea
+            id={fieldId('post_logout_redirect_uris')}
+            name="post_logout_redirect_uris"
+            rows={2}
+            spellCheck={false}
+            autoComplete="off"
+            placeholder="https://app.ejemplo.com/signed-out"
+            className="min-h-16 font-mono text-xs sm:text-xs"
+            value={values.postLogoutRedirectUris}
+            disabled={saving}
+            aria-describedby={`${fieldId('post_logout_redirect_uris')}-hint`}
+            onChange={(event) => set('postLogoutRedirectUris', event.target.value)}
+            data-testid="app-field-post_logout_redirect_uris"
           />
         </Field>
         <fieldset className="grid gap-3 sm:col-span-2" data-testid="app-field-allowed_scopes">

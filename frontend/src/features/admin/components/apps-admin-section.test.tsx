@@ -131,6 +131,7 @@ describe('AppsAdminSection', () => {
     const uris = within(dialog).getByLabelText('URIs de redirección');
     await user.clear(uris);
     await user.type(uris, '  https://familia.example/cb  {Enter}{Enter}https://agenda.example/callback');
+    await user.type(within(dialog).getByLabelText('URIs tras cerrar sesión'), 'https://familia.example/adios');
     await user.click(within(dialog).getByTestId('app-scope-email'));
     await user.click(within(dialog).getByTestId('app-scope-services:read'));
     await user.click(within(dialog).getByLabelText('Activa'));
@@ -152,6 +153,7 @@ describe('AppsAdminSection', () => {
       description: null,
       redirect_uri: 'https://familia.example/cb',
       redirect_uris: ['https://familia.example/cb', 'https://agenda.example/callback'],
+      post_logout_redirect_uris: ['https://familia.example/adios'],
       allowed_scopes: ['openid', 'profile', 'service:spotify', 'services:read'],
       active: false,
       require_pushed_authorization_requests: true,
@@ -196,6 +198,7 @@ describe('AppsAdminSection', () => {
 
     await user.type(within(dialog).getByLabelText('Nombre'), 'Recetas');
     await user.type(within(dialog).getByLabelText('URIs de redirección'), 'https://recetas.example/cb');
+    await user.type(within(dialog).getByLabelText('URIs tras cerrar sesión'), ' https://recetas.example/out {enter}{enter}http://127.0.0.1:8080/out');
     await user.type(within(dialog).getByLabelText('Descripción'), 'Tus recetas');
     await user.click(within(dialog).getByRole('button', { name: 'Crear aplicación' }));
 
@@ -205,6 +208,7 @@ describe('AppsAdminSection', () => {
       name: 'Recetas',
       client_type: 'confidential',
       redirect_uris: ['https://recetas.example/cb'],
+      post_logout_redirect_uris: ['https://recetas.example/out', 'http://127.0.0.1:8080/out'],
       allowed_scopes: ['openid', 'profile', 'email', 'read', 'services:read'],
       description: 'Tus recetas',
       active: true,

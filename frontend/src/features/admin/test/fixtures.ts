@@ -13,6 +13,7 @@ export function clientFixture(overrides: Partial<OAuthClientView> = {}): OAuthCl
     client_type: 'confidential',
     redirect_uri: redirectUris[0] ?? '',
     redirect_uris: redirectUris,
+    post_logout_redirect_uris: [],
     allowed_scopes: ['openid', 'profile', 'read'],
     description: 'Agenda compartida para familias.',
     owner_user_id: null,
