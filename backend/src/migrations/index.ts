@@ -1,4 +1,5 @@
 import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261125070500_developer_apps } from './Migration20261125070500_developer_apps.js';
 import { Migration20261125040850_keys_and_exports } from './Migration20261125040850_keys_and_exports.js';
 import { Migration20261124224831_outbox_delivered } from './Migration20261124224831_outbox_delivered.js';
 import { Migration20261125040000_refresh_grace } from './Migration20261125040000_refresh_grace.js';
@@ -26,4 +27,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124224831_outbox_delivered', class: Migration20261124224831_outbox_delivered },
   { name: 'Migration20261125040000_refresh_grace', class: Migration20261125040000_refresh_grace },
   { name: 'Migration20261125040850_keys_and_exports', class: Migration20261125040850_keys_and_exports },
+  { name: 'Migration20261125070500_developer_apps', class: Migration20261125070500_developer_apps },
 ];

@@ -127,6 +127,11 @@ export class AuthorizationService {
       scope: request.scopes.join(' '),
       scopes: describeScopes(request.scopes, language),
       state: request.state ?? null,
+      logo_uri: request.client.logoUri,
+      policy_uri: request.client.policyUri,
+      tos_uri: request.client.tosUri,
+      verified: request.client.verified,
+      developer_app: request.client.developerId !== null,
     };
   }
 

@@ -16,6 +16,12 @@ export interface ClientRecord {
   clientSecretHash: string | null;
   redirectUris: string[];
   allowedScopes: string[];
+  /** The person who registered it (decision 0037), or null for a company app. */
+  developerId: string | null;
+  verified: boolean;
+  logoUri: string | null;
+  policyUri: string | null;
+  tosUri: string | null;
 }
 
 /** How often each process compares the table's fingerprint, in case a pub/sub message was lost. */
@@ -121,9 +127,10 @@ export class ClientCache implements OnModuleInit, OnApplicationShutdown {
     const row = await this.em
       .getKysely<OAuthServerDb>()
       .selectFrom('oauth_clients')
-      .select(['id', 'client_id', 'name', 'client_type', 'client_secret_hash', 'redirect_uris', 'allowed_scopes'])
+      .select(['id', 'client_id', 'name', 'client_type', 'client_secret_hash', 'redirect_uris', 'allowed_scopes', 'developer_id', 'verified', 'logo_uri', 'policy_uri', 'tos_uri'])
       .where('client_id', '=', clientId)
       .where('active', '=', true)
+      .where('suspended', '=', false)
       .executeTakeFirst();
     if (!row) return null;
     return {
@@ -134,6 +141,11 @@ export class ClientCache implements OnModuleInit, OnApplicationShutdown {
       clientSecretHash: row.client_secret_hash ?? null,
       redirectUris: row.redirect_uris,
       allowedScopes: row.allowed_scopes,
+      developerId: row.developer_id ?? null,
+      verified: row.verified,
+      logoUri: row.logo_uri ?? null,
+      policyUri: row.policy_uri ?? null,
+      tosUri: row.tos_uri ?? null,
     };
   }
 
@@ -146,7 +158,7 @@ export class ClientCache implements OnModuleInit, OnApplicationShutdown {
         .getKysely<OAuthServerDb>()
         .selectFrom('oauth_clients')
         .select(
-          sql<string>`count(*) || ':' || coalesce(sum(hashtext(concat_ws('|', id, client_id, client_type, client_secret_hash, redirect_uris, allowed_scopes, name, active))::bigint), 0)`.as(
+          sql<string>`count(*) || ':' || coalesce(sum(hashtext(concat_ws('|', id, client_id, client_type, client_secret_hash, redirect_uris, allowed_scopes, name, active, suspended, verified, developer_id, logo_uri, policy_uri, tos_uri))::bigint), 0)`.as(
             'fingerprint',
           ),
         )

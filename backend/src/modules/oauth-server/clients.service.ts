@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { EntityManager } from '@mikro-orm/postgresql';
 import {
   DEFAULT_CLIENT_SCOPES,
   isLoopbackHost,
   type CreateOAuthClient,
+  type OAuthClientStandingAction,
   type OAuthClientView,
   type OAuthClientWithSecret,
   type UpdateOAuthClient,
@@ -14,6 +16,7 @@ import { ClientCache, type ClientRecord } from './client-cache.js';
 import { OAuthClient } from './entities/oauth-client.entity.js';
 import { CLIENT_SECRET_PREFIX, hashesEqual, newSecret, sha256 } from './secrets.js';
 import { msg } from '../../core/i18n/messages.js';
+import { PersonNamesQuery } from '../users/public/queries.js';
 
 export class ClientNotFoundError extends AppError {
   constructor() {
@@ -35,8 +38,22 @@ export function toClientView(client: OAuthClient): OAuthClientView {
     active: client.active,
     has_secret: !!client.clientSecretHash,
     created_at: client.createdAt.toISOString(),
+    developer_id: client.developer?.id ?? null,
+    logo_uri: client.logoUri ?? null,
+    policy_uri: client.policyUri ?? null,
+    tos_uri: client.tosUri ?? null,
+    verified: client.verified,
+    suspended: client.suspended,
   };
 }
+
+/** What an admin's verify / unverify / suspend / unsuspend sets (decision 0037). */
+const STANDING: Record<OAuthClientStandingAction, { verified?: boolean; suspended?: boolean }> = {
+  verify: { verified: true },
+  unverify: { verified: false },
+  suspend: { suspended: true },
+  unsuspend: { suspended: false },
+};
 
 /**
  * RFC 9700 §4.1.3 / RFC 8252 §7.3: exact string match, except that a loopback IP redirect
@@ -75,16 +92,34 @@ export class ClientsService {
   constructor(
     private readonly em: EntityManager,
     private readonly cache?: ClientCache,
+    @Optional() private readonly queries?: QueryBus,
   ) {}
+
+  private async names(ids: string[]): Promise<Record<string, string>> {
+    return this.queries ? this.queries.execute(new PersonNamesQuery(ids)) : {};
+  }
 
   /** Every change to a client goes through here: this process forgets it now, the others when they hear it. */
   private async changed(clientId: string): Promise<void> {
     await this.cache?.changed(clientId);
   }
 
+  /** Every app with the username of the person who made it (the users module names them). */
   async list(): Promise<OAuthClientView[]> {
     const clients = await this.em.find(OAuthClient, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
-    return clients.map(toClientView);
+    const developers = [...new Set(clients.flatMap((client) => (client.developer ? [client.developer.id] : [])))];
+    const names = developers.length === 0 ? {} : await this.names(developers);
+    return clients.map((client) => ({ ...toClientView(client), developer_name: client.developer ? (names[client.developer.id] ?? null) : null }));
+  }
+
+  /** An admin verifies, unverifies, suspends or lifts a suspension; a suspended app stops working at once. */
+  async setStanding(id: string, action: OAuthClientStandingAction): Promise<OAuthClientView> {
+    const client = await this.em.findOne(OAuthClient, { id });
+    if (!client) throw new ClientNotFoundError();
+    Object.assign(client, STANDING[action]);
+    await this.em.flush();
+    await this.changed(client.clientId);
+    return toClientView(client);
   }
 
   async create(input: CreateOAuthClient, ownerId: string | null): Promise<OAuthClientWithSecret> {
@@ -147,7 +182,7 @@ export class ClientsService {
     if (this.cache) return this.cache.get(clientId);
     return this.em
       .fork()
-      .findOne(OAuthClient, { clientId, active: true })
+      .findOne(OAuthClient, { clientId, active: true, suspended: false })
       .then((client) =>
         client
           ? {
@@ -158,6 +193,11 @@ export class ClientsService {
               clientSecretHash: client.clientSecretHash ?? null,
               redirectUris: client.redirectUris,
               allowedScopes: client.allowedScopes,
+              developerId: client.developer?.id ?? null,
+              verified: client.verified,
+              logoUri: client.logoUri ?? null,
+              policyUri: client.policyUri ?? null,
+              tosUri: client.tosUri ?? null,
             }
           : null,
       );

@@ -156,7 +156,7 @@ export class TokenStore {
   private liveTokens() {
     return this.pool
       .selectFrom('oauth_tokens as t')
-      .innerJoin('oauth_clients as c', (join) => join.onRef('c.id', '=', 't.client_id').on('c.active', '=', true))
+      .innerJoin('oauth_clients as c', (join) => join.onRef('c.id', '=', 't.client_id').on('c.active', '=', true).on('c.suspended', '=', false))
       .select([
         't.id',
         'c.id as client_row',
@@ -281,7 +281,7 @@ export class TokenStore {
     const row = await this.pool
       .selectFrom('oauth_tokens as p')
       .innerJoin('oauth_tokens as s', 's.id', 'p.successor_id')
-      .innerJoin('oauth_clients as c', (join) => join.onRef('c.id', '=', 's.client_id').on('c.active', '=', true))
+      .innerJoin('oauth_clients as c', (join) => join.onRef('c.id', '=', 's.client_id').on('c.active', '=', true).on('c.suspended', '=', false))
       .select(['s.id', 'p.successor_sealed', 's.access_expires_at', 's.refresh_expires_at', 's.user_id', 's.grant_id', 's.code_id', 's.family_id', 's.scopes'])
       .where('p.refresh_token_hash', '=', sha256(presented))
       .where('p.client_id', '=', clientRowId)
