@@ -37,7 +37,8 @@ describe('apps people register on their profile (decision 0037; real PostgreSQL 
     t.fetch(`/oauth/authorize?client_id=${app.client_id}&redirect_uri=${encodeURIComponent(REDIRECT)}&scope=${encodeURIComponent(scope)}`, {
       headers: { accept: 'application/json' },
     });
-  const events = async (action: string): Promise<Json[]> => (await json(await send(admin, `/api/admin/audit?limit=200&action=${action}`, 'GET'))).items as Json[];
+  const events = async (action: string): Promise<Json[]> =>
+    (await json(await send(admin, `/api/admin/audit?limit=200&action=${action}`, 'GET'))).items as Json[];
   /** A person consents and the app exchanges the code: a live token pair. */
   const tokensFor = async (app: Json, who: SeededUser) => {
     const consent = await json(

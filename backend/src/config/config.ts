@@ -45,7 +45,13 @@ export interface AppConfig {
   /** Contact page delivery: `smtpUrl` unset means messages are only stored (admins read them in the panel). */
   corsOrigins: string[];
   signInRatePer10Min: number;
-  oauth: { tokenRatePerMinute: number; clientAuthFailuresPer15Min: number; proxyRatePerMinute: number; refreshGraceSeconds: number; developerAppsPerPerson: number };
+  oauth: {
+    tokenRatePerMinute: number;
+    clientAuthFailuresPer15Min: number;
+    proxyRatePerMinute: number;
+    refreshGraceSeconds: number;
+    developerAppsPerPerson: number;
+  };
   /** Switches only tests turn on (NODE_ENV=test): crash points for the process tests. */
   testHooks: { killAfterRefreshRotation: boolean };
   contact: { smtpUrl: string | undefined; to: string; from: string; rateLimitPerHour: number; retryDelayMs: number; sweepMs: number };

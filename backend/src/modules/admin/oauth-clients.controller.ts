@@ -116,7 +116,14 @@ export class OAuthClientsController {
   @Post(':id/verify')
   @Audited({ action: 'admin.oauth_client_verified', target: clientTarget })
   @HttpCode(200)
-  @Contract({ summary: 'Mark an app as verified by the company', tags: ['oauth-clients'], access: 'admin', params: OAuthClientParamsSchema, response: OAuthClientSchema, errors: [404] })
+  @Contract({
+    summary: 'Mark an app as verified by the company',
+    tags: ['oauth-clients'],
+    access: 'admin',
+    params: OAuthClientParamsSchema,
+    response: OAuthClientSchema,
+    errors: [404],
+  })
   verify(@Param('id') id: string) {
     return this.commands.execute(new SetOAuthClientStandingCommand(id, 'verify'));
   }
@@ -124,7 +131,14 @@ export class OAuthClientsController {
   @Post(':id/unverify')
   @Audited({ action: 'admin.oauth_client_unverified', target: clientTarget })
   @HttpCode(200)
-  @Contract({ summary: 'Withdraw the company’s verification of an app', tags: ['oauth-clients'], access: 'admin', params: OAuthClientParamsSchema, response: OAuthClientSchema, errors: [404] })
+  @Contract({
+    summary: 'Withdraw the company’s verification of an app',
+    tags: ['oauth-clients'],
+    access: 'admin',
+    params: OAuthClientParamsSchema,
+    response: OAuthClientSchema,
+    errors: [404],
+  })
   unverify(@Param('id') id: string) {
     return this.commands.execute(new SetOAuthClientStandingCommand(id, 'unverify'));
   }
@@ -147,7 +161,14 @@ export class OAuthClientsController {
   @Post(':id/unsuspend')
   @Audited({ action: 'admin.oauth_client_unsuspended', target: clientTarget })
   @HttpCode(200)
-  @Contract({ summary: 'Lift an app’s suspension', tags: ['oauth-clients'], access: 'admin', params: OAuthClientParamsSchema, response: OAuthClientSchema, errors: [404] })
+  @Contract({
+    summary: 'Lift an app’s suspension',
+    tags: ['oauth-clients'],
+    access: 'admin',
+    params: OAuthClientParamsSchema,
+    response: OAuthClientSchema,
+    errors: [404],
+  })
   unsuspend(@Param('id') id: string) {
     return this.commands.execute(new SetOAuthClientStandingCommand(id, 'unsuspend'));
   }

@@ -127,7 +127,20 @@ export class ClientCache implements OnModuleInit, OnApplicationShutdown {
     const row = await this.em
       .getKysely<OAuthServerDb>()
       .selectFrom('oauth_clients')
-      .select(['id', 'client_id', 'name', 'client_type', 'client_secret_hash', 'redirect_uris', 'allowed_scopes', 'developer_id', 'verified', 'logo_uri', 'policy_uri', 'tos_uri'])
+      .select([
+        'id',
+        'client_id',
+        'name',
+        'client_type',
+        'client_secret_hash',
+        'redirect_uris',
+        'allowed_scopes',
+        'developer_id',
+        'verified',
+        'logo_uri',
+        'policy_uri',
+        'tos_uri',
+      ])
       .where('client_id', '=', clientId)
       .where('active', '=', true)
       .where('suspended', '=', false)

@@ -13,12 +13,7 @@ import {
 import { Contract } from '../../core/http/contract.js';
 import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-user.decorator.js';
 import { Audited, changedFields } from '../audit/public/audited.decorator.js';
-import {
-  CreateDeveloperAppCommand,
-  DeleteDeveloperAppCommand,
-  RotateDeveloperAppSecretCommand,
-  UpdateDeveloperAppCommand,
-} from './public/commands.js';
+import { CreateDeveloperAppCommand, DeleteDeveloperAppCommand, RotateDeveloperAppSecretCommand, UpdateDeveloperAppCommand } from './public/commands.js';
 import { DeveloperAppsQuery } from './public/queries.js';
 
 const appTarget = ({ result }: { result: unknown }) => ({ type: 'oauth_client', id: (result as { client_id?: string } | undefined)?.client_id });
@@ -32,7 +27,12 @@ export class DeveloperAppsController {
   ) {}
 
   @Get()
-  @Contract({ summary: 'My registered apps (never their secrets) and how many I may have', tags: ['developer-apps'], access: 'session', response: DeveloperAppListSchema })
+  @Contract({
+    summary: 'My registered apps (never their secrets) and how many I may have',
+    tags: ['developer-apps'],
+    access: 'session',
+    response: DeveloperAppListSchema,
+  })
   list(@CurrentUser() user: AuthenticatedUser) {
     return this.queries.execute(new DeveloperAppsQuery(user.id));
   }

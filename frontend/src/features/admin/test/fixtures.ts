@@ -19,6 +19,13 @@ export function clientFixture(overrides: Partial<OAuthClientView> = {}): OAuthCl
     active: true,
     has_secret: true,
     created_at: '2025-03-15T10:00:00.000Z',
+    developer_id: null,
+    developer_name: null,
+    logo_uri: null,
+    policy_uri: null,
+    tos_uri: null,
+    verified: true,
+    suspended: false,
     ...overrides,
   };
 }
