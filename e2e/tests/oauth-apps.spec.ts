@@ -71,8 +71,11 @@ test('admin: Nueva aplicación shows the secret once, the row says Activa, Autor
 
   const row = section.locator(`[data-testid="app-row"][data-client-id="${clientId}"]`);
   await expect(row).toHaveAttribute('data-active', 'true');
-  await expect(row.locator('td').nth(0)).toHaveText(name);
-  await expect(row.locator('td').nth(1)).toHaveText('Activa');
+  // Each cell's first line is the spec's; below the name and Estado, who made the app and Life's review (decision 0037).
+  await expect(row.locator('td').nth(0).locator('span').first()).toHaveText(name);
+  await expect(row.getByTestId('app-owner')).toHaveText('De Life');
+  await expect(row.locator('td').nth(1).locator('span').first()).toHaveText('Activa');
+  await expect(row.getByTestId('app-verified')).toHaveText('Verificada');
   await expect(row.locator('td').nth(2)).toHaveText(`${clientId.slice(0, 24)}…`);
   await expect(row.locator('td').nth(3)).toHaveText(`${description.slice(0, 40).trimEnd()}…`);
   await expect(row.getByRole('button', { name: 'Autorizar' })).toBeEnabled();
@@ -121,7 +124,7 @@ test('admin: Nueva aplicación shows the secret once, the row says Activa, Autor
   await dialog.getByRole('button', { name: 'Guardar' }).click();
   await expect(dialog).toBeHidden();
   await expect(row).toHaveAttribute('data-active', 'false');
-  await expect(row.locator('td').nth(1)).toHaveText('Inactiva');
+  await expect(row.locator('td').nth(1).locator('span').first()).toHaveText('Inactiva');
   await expect(row.getByRole('button', { name: 'Autorizar' })).toBeDisabled();
   await expect(row.getByRole('button', { name: 'Autorizar' })).toHaveAttribute('title', 'Activa la aplicación para poder autorizarla.');
   const info = await request.get(`/oauth/authorize?client_id=${clientId}&scope=read`, { headers: { accept: 'application/json' } });

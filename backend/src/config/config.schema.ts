@@ -150,6 +150,8 @@ export const ConfigSchema = z.object({
    * again gets the same new pair back instead of a family revocation (decision 0028); 0 = strict.
    */
   OAUTH_REFRESH_GRACE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(60).default(20)),
+  /** Apps one person may register on their profile (decision 0037); 0 turns person-made apps off. */
+  DEVELOPER_APPS_PER_PERSON: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(100).default(5)),
   /** Tests only (refused in production): the process kills itself (SIGKILL) right after a refresh rotation committed, before answering. */
   TEST_KILL_AFTER_REFRESH_ROTATION: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('off')),
   /** Proxy calls per app and person per minute. */

@@ -47,7 +47,13 @@ export interface AppConfig {
   /** Contact page delivery: `smtpUrl` unset means messages are only stored (admins read them in the panel). */
   corsOrigins: string[];
   signInRatePer10Min: number;
-  oauth: { tokenRatePerMinute: number; clientAuthFailuresPer15Min: number; proxyRatePerMinute: number; refreshGraceSeconds: number };
+  oauth: {
+    tokenRatePerMinute: number;
+    clientAuthFailuresPer15Min: number;
+    proxyRatePerMinute: number;
+    refreshGraceSeconds: number;
+    developerAppsPerPerson: number;
+  };
   /** Switches only tests turn on (NODE_ENV=test): crash points for the process tests. */
   testHooks: { killAfterRefreshRotation: boolean };
   contact: { smtpUrl: string | undefined; to: string; from: string; rateLimitPerHour: number; retryDelayMs: number; sweepMs: number };
@@ -172,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       clientAuthFailuresPer15Min: raw.OAUTH_CLIENT_AUTH_FAILURES_PER_15MIN,
       proxyRatePerMinute: raw.OAUTH_PROXY_RATE_LIMIT_PER_MINUTE,
       refreshGraceSeconds: raw.OAUTH_REFRESH_GRACE_SECONDS,
+      developerAppsPerPerson: raw.DEVELOPER_APPS_PER_PERSON,
     },
     testHooks: { killAfterRefreshRotation: raw.NODE_ENV === 'test' && raw.TEST_KILL_AFTER_REFRESH_ROTATION === 'on' },
     contact: {

@@ -38,6 +38,8 @@ export const RAW_SQL_FILES: Readonly<Record<string, number>> = {
   'modules/billing/billing-privacy.service.ts': 1,
   // The health probe's `select 1`.
   'modules/health/health.indicators.ts': 1,
+  // Decision 0037: a per-person advisory lock, so two creations at once cannot both pass the app limit.
+  'modules/oauth-server/developer-apps.service.ts': 1,
   // The token hot path: one statement per check; issue 15 reworks it for speed.
   'modules/oauth-server/token-store.service.ts': 5,
 };

@@ -21,6 +21,11 @@ export const AUDIT_ACTIONS = [
   'account.data_export_requested',
   'account.erasure_requested',
   'account.erased',
+  // a person's own apps (profile: Mis aplicaciones, decision 0037)
+  'developer.app_created',
+  'developer.app_updated',
+  'developer.app_secret_rotated',
+  'developer.app_deleted',
   // admin changes
   'admin.beta_invite_added',
   'admin.beta_invite_removed',
@@ -32,6 +37,10 @@ export const AUDIT_ACTIONS = [
   'admin.oauth_client_updated',
   'admin.oauth_client_secret_rotated',
   'admin.oauth_client_deleted',
+  'admin.oauth_client_verified',
+  'admin.oauth_client_unverified',
+  'admin.oauth_client_suspended',
+  'admin.oauth_client_unsuspended',
   'admin.signing_key_rotated',
   'admin.vault_key_rotation_requested',
   'admin.queue_job_retried',

@@ -77,6 +77,17 @@ export const OAuthClientSchema = z
     /** RFC 9126: its authorization requests must be pushed to `/oauth/par` first. */
     require_pushed_authorization_requests: z.boolean(),
     created_at: z.string(),
+    /** The person who registered it on their profile (decision 0037); null for the company's own apps. */
+    developer_id: z.string().nullable(),
+    /** That person's username (admin list), null for company apps or when the account is gone. */
+    developer_name: z.string().nullable().optional(),
+    logo_uri: z.string().nullable(),
+    policy_uri: z.string().nullable(),
+    tos_uri: z.string().nullable(),
+    /** Checked by the company: the consent screen says so. Company apps are verified when created. */
+    verified: z.boolean(),
+    /** Stopped by an admin: refused everywhere, its tokens stop working; only an admin lifts it. */
+    suspended: z.boolean(),
   })
   .meta({ id: 'OAuthClient' });
 export type OAuthClientView = z.infer<typeof OAuthClientSchema>;
@@ -132,6 +143,112 @@ export type UpdateOAuthClient = z.infer<typeof UpdateOAuthClientSchema>;
 
 export const OAuthClientParamsSchema = z.object({ id: z.uuid() });
 
+/**
+ * Scopes a person-made app may ask for (decision 0037): the ones about the person who consents
+ * (openid profile email read services:read service:<name>), nothing that speaks for the app itself.
+ */
+export function isPersonScope(scope: string): boolean {
+  if ((BASE_SCOPES as readonly string[]).includes(scope)) return true;
+  return scope.startsWith(SERVICE_SCOPE_PREFIX) && (SERVICE_NAMES as readonly string[]).includes(scope.slice(SERVICE_SCOPE_PREFIX.length));
+}
+
+export const DEFAULT_DEVELOPER_APP_SCOPES: readonly string[] = ['openid', 'profile', 'email'];
+
+/** A logo or a policy link: absolute https, no credentials, no fragment-only tricks. Returns the message id or undefined. */
+export function httpsUrlProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'validation.absoluteUrl';
+  }
+  if (url.username || url.password) return 'validation.urlCredentials';
+  if (url.protocol !== 'https:') return 'validation.httpsOnly';
+  return undefined;
+}
+
+const HttpsUrlSchema = z
+  .string()
+  .trim()
+  .max(2000, 'validation.urlTooLong')
+  .superRefine((value, ctx) => {
+    const problem = httpsUrlProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/** An optional https link: empty or null clears it. */
+const optionalHttpsUrl = z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? null : value), HttpsUrlSchema.nullable().optional());
+
+const PersonScopeSchema = z.string().refine(isPersonScope, { message: 'validation.personScope' });
+
+/** An app a person registered on their profile, as they see it (never its secret after creation). */
+export const DeveloperAppSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    client_id: z.string(),
+    client_type: z.enum(CLIENT_TYPES),
+    redirect_uris: z.array(z.string()),
+    allowed_scopes: z.array(z.string()),
+    description: z.string().nullable(),
+    logo_uri: z.string().nullable(),
+    policy_uri: z.string().nullable(),
+    tos_uri: z.string().nullable(),
+    verified: z.boolean(),
+    suspended: z.boolean(),
+    has_secret: z.boolean(),
+    created_at: z.string(),
+  })
+  .meta({ id: 'DeveloperApp' });
+export type DeveloperApp = z.infer<typeof DeveloperAppSchema>;
+export const DeveloperAppListSchema = z
+  .object({ items: z.array(DeveloperAppSchema), limit: z.number().int().describe('How many apps this person may have') })
+  .meta({ id: 'DeveloperAppList' });
+export type DeveloperAppList = z.infer<typeof DeveloperAppListSchema>;
+
+export const DeveloperAppWithSecretSchema = DeveloperAppSchema.extend({
+  client_secret: z.string().nullable().describe('Shown once; null for public clients'),
+}).meta({ id: 'DeveloperAppWithSecret' });
+export type DeveloperAppWithSecret = z.infer<typeof DeveloperAppWithSecretSchema>;
+
+const developerAppFields = {
+  name: z.string().trim().min(1, 'validation.nameRequired').max(120, 'validation.nameTooLong'),
+  redirect_uris: redirectUrisField,
+  allowed_scopes: z.array(PersonScopeSchema).min(1, 'validation.scopesRequired').max(20),
+  description: optionalText(1000),
+  logo_uri: optionalHttpsUrl,
+  policy_uri: optionalHttpsUrl,
+  tos_uri: optionalHttpsUrl,
+};
+
+export const CreateDeveloperAppSchema = z
+  .object({
+    ...developerAppFields,
+    client_type: z.enum(CLIENT_TYPES).default('confidential'),
+    allowed_scopes: developerAppFields.allowed_scopes.optional(),
+  })
+  .strict()
+  .meta({ id: 'CreateDeveloperApp' });
+export type CreateDeveloperApp = z.infer<typeof CreateDeveloperAppSchema>;
+
+export const UpdateDeveloperAppSchema = z
+  .object({
+    name: developerAppFields.name.optional(),
+    redirect_uris: redirectUrisField.optional(),
+    allowed_scopes: developerAppFields.allowed_scopes.optional(),
+    description: developerAppFields.description,
+    logo_uri: optionalHttpsUrl,
+    policy_uri: optionalHttpsUrl,
+    tos_uri: optionalHttpsUrl,
+  })
+  .strict()
+  .meta({ id: 'UpdateDeveloperApp' });
+export type UpdateDeveloperApp = z.infer<typeof UpdateDeveloperAppSchema>;
+
+/** What an admin changes of an app's standing (its own routes, each audited). */
+export const OAUTH_CLIENT_STANDING_ACTIONS = ['verify', 'unverify', 'suspend', 'unsuspend'] as const;
+export type OAuthClientStandingAction = (typeof OAUTH_CLIENT_STANDING_ACTIONS)[number];
+
 /** One requested scope as the consent screen shows it. */
 export const ScopeDescriptionSchema = z.object({ scope: z.string(), description: z.string() });
 
@@ -149,6 +266,14 @@ export const ConsentInfoSchema = z
     scopes: z.array(ScopeDescriptionSchema),
     state: z.string().nullable(),
     sign_in: z.object({ again: z.boolean(), login_ticket: z.string().optional() }).optional(),
+    /** The app's logo (https; shown with referrerpolicy=no-referrer), or null. */
+    logo_uri: z.string().nullable(),
+    policy_uri: z.string().nullable(),
+    tos_uri: z.string().nullable(),
+    /** Checked by the company ("Verificada por Life"); false: the consent screen warns. */
+    verified: z.boolean(),
+    /** Registered by a person on their profile rather than by the company. */
+    developer_app: z.boolean(),
   })
   .meta({ id: 'ConsentInfo' });
 export type ConsentInfo = z.infer<typeof ConsentInfoSchema>;

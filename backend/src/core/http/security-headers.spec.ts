@@ -12,6 +12,9 @@ describe('securityHeaders (computed once, as helmet would write them)', () => {
     expect(headers['strict-transport-security']).toBeUndefined();
     expect(framedBySelf['content-security-policy']).toContain("frame-ancestors 'self'");
     expect(framedBySelf['x-frame-options']).toBe('SAMEORIGIN');
+    // Decision 0037: the consent page shows an app's logo from its own https server; no other page does.
+    expect(framedBySelf['content-security-policy']).toContain("img-src 'self' data: https:");
+    expect(headers['content-security-policy']).toContain("img-src 'self' data:;");
   });
 
   it('over https: HSTS for a year with subdomains, and insecure requests upgraded', () => {

@@ -25,7 +25,10 @@ export function helmetHeaders(options: HelmetOptions): HeaderSet {
 export interface SecurityHeaders {
   /** Every answer. */
   readonly default: HeaderSet;
-  /** The consent page as a browser page: it alone may be framed, and only by ourselves (the admin panel's Autorizar). */
+  /**
+   * The consent page as a browser page: it alone may be framed, and only by ourselves (the admin
+   * panel's Autorizar), and it alone shows images from other https origins (an app's logo, decision 0037).
+   */
   readonly framedBySelf: HeaderSet;
 }
 
@@ -35,14 +38,14 @@ export interface SecurityHeaders {
  */
 export function securityHeaders(appUrl: string, options: { varyOnOrigin?: boolean } = {}): SecurityHeaders {
   const https = appUrl.startsWith('https://');
-  const helmetOptions = (frameAncestors: string): HelmetOptions => ({
+  const helmetOptions = (frameAncestors: string, imgSrc: string[] = []): HelmetOptions => ({
     contentSecurityPolicy: {
       useDefaults: true,
       directives: {
         'default-src': ["'self'"],
         'script-src': ["'self'"],
         'style-src': ["'self'", "'unsafe-inline'"],
-        'img-src': ["'self'", 'data:'],
+        'img-src': ["'self'", 'data:', ...imgSrc],
         'connect-src': ["'self'"],
         'font-src': ["'self'", 'data:'],
         'object-src': ["'none'"],
@@ -61,6 +64,6 @@ export function securityHeaders(appUrl: string, options: { varyOnOrigin?: boolea
   const vary: HeaderSet = options.varyOnOrigin ? { vary: 'Origin' } : {};
   return {
     default: Object.freeze({ ...helmetHeaders(helmetOptions("'none'")), ...vary }),
-    framedBySelf: Object.freeze({ ...helmetHeaders(helmetOptions("'self'")), ...vary }),
+    framedBySelf: Object.freeze({ ...helmetHeaders(helmetOptions("'self'", ['https:'])), ...vary }),
   };
 }

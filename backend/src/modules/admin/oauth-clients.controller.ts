@@ -19,8 +19,11 @@ import {
   DeleteOAuthClientCommand,
   ListOAuthClientsQuery,
   RotateOAuthClientSecretCommand,
+  SetOAuthClientStandingCommand,
   UpdateOAuthClientCommand,
 } from '../oauth-server/public/commands.js';
+
+const clientTarget = ({ result }: { result: unknown }) => ({ type: 'oauth_client', id: (result as { client_id?: string } | undefined)?.client_id });
 
 /** Admin: the third-party applications allowed to ask people for access. */
 @Controller('oauth_clients')
@@ -105,5 +108,68 @@ export class OAuthClientsController {
   })
   async remove(@Param('id') id: string) {
     await this.commands.execute(new DeleteOAuthClientCommand(id));
+  }
+
+  // Decision 0037: the company's word on an app (the consent screen shows it) and its suspension
+  // (refused everywhere, tokens stop working; the app's owner cannot lift it). One audited route each.
+
+  @Post(':id/verify')
+  @Audited({ action: 'admin.oauth_client_verified', target: clientTarget })
+  @HttpCode(200)
+  @Contract({
+    summary: 'Mark an app as verified by the company',
+    tags: ['oauth-clients'],
+    access: 'admin',
+    params: OAuthClientParamsSchema,
+    response: OAuthClientSchema,
+    errors: [404],
+  })
+  verify(@Param('id') id: string) {
+    return this.commands.execute(new SetOAuthClientStandingCommand(id, 'verify'));
+  }
+
+  @Post(':id/unverify')
+  @Audited({ action: 'admin.oauth_client_unverified', target: clientTarget })
+  @HttpCode(200)
+  @Contract({
+    summary: 'Withdraw the company’s verification of an app',
+    tags: ['oauth-clients'],
+    access: 'admin',
+    params: OAuthClientParamsSchema,
+    response: OAuthClientSchema,
+    errors: [404],
+  })
+  unverify(@Param('id') id: string) {
+    return this.commands.execute(new SetOAuthClientStandingCommand(id, 'unverify'));
+  }
+
+  @Post(':id/suspend')
+  @Audited({ action: 'admin.oauth_client_suspended', target: clientTarget })
+  @HttpCode(200)
+  @Contract({
+    summary: 'Suspend an app: refused at every endpoint and its tokens stop working at once',
+    tags: ['oauth-clients'],
+    access: 'admin',
+    params: OAuthClientParamsSchema,
+    response: OAuthClientSchema,
+    errors: [404],
+  })
+  suspend(@Param('id') id: string) {
+    return this.commands.execute(new SetOAuthClientStandingCommand(id, 'suspend'));
+  }
+
+  @Post(':id/unsuspend')
+  @Audited({ action: 'admin.oauth_client_unsuspended', target: clientTarget })
+  @HttpCode(200)
+  @Contract({
+    summary: 'Lift an app’s suspension',
+    tags: ['oauth-clients'],
+    access: 'admin',
+    params: OAuthClientParamsSchema,
+    response: OAuthClientSchema,
+    errors: [404],
+  })
+  unsuspend(@Param('id') id: string) {
+    return this.commands.execute(new SetOAuthClientStandingCommand(id, 'unsuspend'));
   }
 }

@@ -288,6 +288,11 @@ export class AuthorizationService {
       scope: request.scopes.join(' '),
       scopes: describeScopes(request.scopes, language),
       state: request.state ?? null,
+      logo_uri: request.client.logoUri,
+      policy_uri: request.client.policyUri,
+      tos_uri: request.client.tosUri,
+      verified: request.client.verified,
+      developer_app: request.client.developerId !== null,
     };
     const session = sessionToken ? await this.sessionOf(sessionToken) : null;
     const silent = request.prompt.has('none');

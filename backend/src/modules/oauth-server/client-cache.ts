@@ -18,6 +18,12 @@ export interface ClientRecord {
   allowedScopes: string[];
   /** RFC 9126: a plain authorization request is refused; only a pushed one (decision 0035). */
   requirePar: boolean;
+  /** The person who registered it (decision 0037), or null for a company app. */
+  developerId: string | null;
+  verified: boolean;
+  logoUri: string | null;
+  policyUri: string | null;
+  tosUri: string | null;
 }
 
 /** How often each process compares the table's fingerprint, in case a pub/sub message was lost. */
@@ -123,9 +129,24 @@ export class ClientCache implements OnModuleInit, OnApplicationShutdown {
     const row = await this.em
       .getKysely<OAuthServerDb>()
       .selectFrom('oauth_clients')
-      .select(['id', 'client_id', 'name', 'client_type', 'client_secret_hash', 'redirect_uris', 'allowed_scopes', 'require_pushed_authorization_requests'])
+      .select([
+        'id',
+        'client_id',
+        'name',
+        'client_type',
+        'client_secret_hash',
+        'redirect_uris',
+        'allowed_scopes',
+        'developer_id',
+        'verified',
+        'logo_uri',
+        'policy_uri',
+        'tos_uri',
+        'require_pushed_authorization_requests',
+      ])
       .where('client_id', '=', clientId)
       .where('active', '=', true)
+      .where('suspended', '=', false)
       .executeTakeFirst();
     if (!row) return null;
     return {
@@ -137,6 +158,11 @@ export class ClientCache implements OnModuleInit, OnApplicationShutdown {
       redirectUris: row.redirect_uris,
       allowedScopes: row.allowed_scopes,
       requirePar: row.require_pushed_authorization_requests,
+      developerId: row.developer_id ?? null,
+      verified: row.verified,
+      logoUri: row.logo_uri ?? null,
+      policyUri: row.policy_uri ?? null,
+      tosUri: row.tos_uri ?? null,
     };
   }
 
@@ -149,7 +175,7 @@ export class ClientCache implements OnModuleInit, OnApplicationShutdown {
         .getKysely<OAuthServerDb>()
         .selectFrom('oauth_clients')
         .select(
-          sql<string>`count(*) || ':' || coalesce(sum(hashtext(concat_ws('|', id, client_id, client_type, client_secret_hash, redirect_uris, allowed_scopes, name, active, require_pushed_authorization_requests))::bigint), 0)`.as(
+          sql<string>`count(*) || ':' || coalesce(sum(hashtext(concat_ws('|', id, client_id, client_type, client_secret_hash, redirect_uris, allowed_scopes, name, active, suspended, verified, developer_id, logo_uri, policy_uri, tos_uri, require_pushed_authorization_requests))::bigint), 0)`.as(
             'fingerprint',
           ),
         )

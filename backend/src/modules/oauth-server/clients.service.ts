@@ -1,12 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { DEFAULT_CLIENT_SCOPES, type CreateOAuthClient, type OAuthClientView, type OAuthClientWithSecret, type UpdateOAuthClient } from '@life/contracts';
+import {
+  DEFAULT_CLIENT_SCOPES,
+  type CreateOAuthClient,
+  type OAuthClientStandingAction,
+  type OAuthClientView,
+  type OAuthClientWithSecret,
+  type UpdateOAuthClient,
+} from '@life/contracts';
 import { AppError } from '../../core/http/app-error.js';
 import { ClientCache, type ClientRecord } from './client-cache.js';
 import { OAuthClient } from './entities/oauth-client.entity.js';
 import { CLIENT_SECRET_PREFIX, hashesEqual, newSecret, sha256 } from './secrets.js';
 import { msg } from '../../core/i18n/messages.js';
+import { PersonNamesQuery } from '../users/public/queries.js';
 
 export class ClientNotFoundError extends AppError {
   constructor() {
@@ -30,6 +39,12 @@ export function toClientView(client: OAuthClient): OAuthClientView {
     has_secret: !!client.clientSecretHash,
     require_pushed_authorization_requests: client.requirePushedAuthorizationRequests,
     created_at: client.createdAt.toISOString(),
+    developer_id: client.developer?.id ?? null,
+    logo_uri: client.logoUri ?? null,
+    policy_uri: client.policyUri ?? null,
+    tos_uri: client.tosUri ?? null,
+    verified: client.verified,
+    suspended: client.suspended,
   };
 }
 
@@ -43,6 +58,14 @@ function withoutPort(uri: string): string | undefined {
   if (match[2] !== undefined && (Number(match[2]) < 1 || Number(match[2]) > 65535)) return undefined;
   return `${match[1]}${match[3] ?? ''}`;
 }
+
+/** What an admin's verify / unverify / suspend / unsuspend sets (decision 0037). */
+const STANDING: Record<OAuthClientStandingAction, { verified?: boolean; suspended?: boolean }> = {
+  verify: { verified: true },
+  unverify: { verified: false },
+  suspend: { suspended: true },
+  unsuspend: { suspended: false },
+};
 
 /**
  * RFC 6749 §3.1.2: a redirection endpoint has no fragment; and credentials in it
@@ -82,16 +105,34 @@ export class ClientsService {
   constructor(
     private readonly em: EntityManager,
     private readonly cache?: ClientCache,
+    @Optional() private readonly queries?: QueryBus,
   ) {}
+
+  private async names(ids: string[]): Promise<Record<string, string>> {
+    return this.queries ? this.queries.execute(new PersonNamesQuery(ids)) : {};
+  }
 
   /** Every change to a client goes through here: this process forgets it now, the others when they hear it. */
   private async changed(clientId: string): Promise<void> {
     await this.cache?.changed(clientId);
   }
 
+  /** Every app with the username of the person who made it (the users module names them). */
   async list(): Promise<OAuthClientView[]> {
     const clients = await this.em.find(OAuthClient, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
-    return clients.map(toClientView);
+    const developers = [...new Set(clients.flatMap((client) => (client.developer ? [client.developer.id] : [])))];
+    const names = developers.length === 0 ? {} : await this.names(developers);
+    return clients.map((client) => ({ ...toClientView(client), developer_name: client.developer ? (names[client.developer.id] ?? null) : null }));
+  }
+
+  /** An admin verifies, unverifies, suspends or lifts a suspension; a suspended app stops working at once. */
+  async setStanding(id: string, action: OAuthClientStandingAction): Promise<OAuthClientView> {
+    const client = await this.em.findOne(OAuthClient, { id });
+    if (!client) throw new ClientNotFoundError();
+    Object.assign(client, STANDING[action]);
+    await this.em.flush();
+    await this.changed(client.clientId);
+    return toClientView(client);
   }
 
   async create(input: CreateOAuthClient, ownerId: string | null): Promise<OAuthClientWithSecret> {
@@ -158,7 +199,7 @@ export class ClientsService {
     if (this.cache) return this.cache.get(clientId);
     return this.em
       .fork()
-      .findOne(OAuthClient, { clientId, active: true })
+      .findOne(OAuthClient, { clientId, active: true, suspended: false })
       .then((client) =>
         client
           ? {
@@ -170,6 +211,11 @@ export class ClientsService {
               redirectUris: client.redirectUris,
               allowedScopes: client.allowedScopes,
               requirePar: client.requirePushedAuthorizationRequests,
+              developerId: client.developer?.id ?? null,
+              verified: client.verified,
+              logoUri: client.logoUri ?? null,
+              policyUri: client.policyUri ?? null,
+              tosUri: client.tosUri ?? null,
             }
           : null,
       );

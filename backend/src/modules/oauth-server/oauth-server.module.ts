@@ -26,6 +26,9 @@ import { TokenEndpointLimits } from './token-endpoint-limits.service.js';
 import { TokenEndpointService } from './token-endpoint.service.js';
 import { TokenStore } from './token-store.service.js';
 import { AppNamesHandler } from './handlers/app-names.handler.js';
+import { DEVELOPER_APPS_HANDLERS } from './handlers/developer-apps.handlers.js';
+import { DeveloperAppsController } from './developer-apps.controller.js';
+import { DeveloperAppsService } from './developer-apps.service.js';
 
 /**
  * The OAuth 2.1 / OpenID Connect authorization server for third-party apps: clients,
@@ -39,10 +42,11 @@ export class OAuthServerModule implements OnApplicationBootstrap {
     const web = role !== 'worker';
     return {
       module: OAuthServerModule,
-      controllers: web ? [OAuthController, AppApiController, GrantsController] : [],
+      controllers: web ? [OAuthController, AppApiController, GrantsController, DeveloperAppsController] : [],
       providers: [
         ClientCache,
         ClientsService,
+        DeveloperAppsService,
         TokenStore,
         PushedRequests,
         DPoPVerifier,
@@ -58,6 +62,7 @@ export class OAuthServerModule implements OnApplicationBootstrap {
         ...OAUTH_ADMIN_HANDLERS,
         ...OAUTH_PROTOCOL_HANDLERS,
         ...OAUTH_APPS_HANDLERS,
+        ...DEVELOPER_APPS_HANDLERS,
         AppsPersonalDataHandler,
         AppNamesHandler,
         AppTokenGuard,

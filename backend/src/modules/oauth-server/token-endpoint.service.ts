@@ -65,7 +65,11 @@ interface ModelClient {
 const toModelClient = (client: ClientRecord): ModelClient => ({
   id: client.id,
   clientId: client.clientId,
-  grants: client.clientType === 'confidential' ? ['authorization_code', 'refresh_token', 'client_credentials'] : ['authorization_code', 'refresh_token'],
+  // A person-made app speaks only for the people who consent to it (decision 0037): no client_credentials.
+  grants:
+    client.clientType === 'confidential' && !client.developerId
+      ? ['authorization_code', 'refresh_token', 'client_credentials']
+      : ['authorization_code', 'refresh_token'],
   redirectUris: client.redirectUris,
   row: client,
 });

@@ -165,7 +165,7 @@ export class TokenStore {
   private liveTokens() {
     return this.pool
       .selectFrom('oauth_tokens as t')
-      .innerJoin('oauth_clients as c', (join) => join.onRef('c.id', '=', 't.client_id').on('c.active', '=', true))
+      .innerJoin('oauth_clients as c', (join) => join.onRef('c.id', '=', 't.client_id').on('c.active', '=', true).on('c.suspended', '=', false))
       .select([
         't.id',
         'c.id as client_row',
@@ -293,7 +293,7 @@ export class TokenStore {
     const row = await this.pool
       .selectFrom('oauth_tokens as p')
       .innerJoin('oauth_tokens as s', 's.id', 'p.successor_id')
-      .innerJoin('oauth_clients as c', (join) => join.onRef('c.id', '=', 's.client_id').on('c.active', '=', true))
+      .innerJoin('oauth_clients as c', (join) => join.onRef('c.id', '=', 's.client_id').on('c.active', '=', true).on('c.suspended', '=', false))
       .select([
         's.id',
         'p.successor_sealed',

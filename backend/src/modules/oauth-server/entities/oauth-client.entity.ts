@@ -49,4 +49,26 @@ export class OAuthClient extends BaseEntity {
   /** RFC 9126: this client's authorization requests must be pushed first (`POST /oauth/par`; decision 0035). */
   @Property({ type: 'boolean', default: false })
   requirePushedAuthorizationRequests: Opt<boolean> = false;
+
+  /** The person who registered it on their profile (decision 0037); null: a company app. Goes with their account. */
+  @ManyToOne(() => User, { nullable: true, deleteRule: 'cascade', fieldName: 'developer_id', index: true })
+  developer?: User | null;
+
+  /** https only; the consent screen shows it with referrerpolicy=no-referrer (never fetched by us). */
+  @Property({ type: 'varchar', length: 2000, nullable: true })
+  logoUri?: string | null;
+
+  @Property({ type: 'varchar', length: 2000, nullable: true })
+  policyUri?: string | null;
+
+  @Property({ type: 'varchar', length: 2000, nullable: true })
+  tosUri?: string | null;
+
+  /** Checked by the company. Company apps start verified; person-made ones do not. */
+  @Property({ type: 'boolean' })
+  verified: Opt<boolean> = true;
+
+  /** Stopped by an admin: refused like an inactive app, its tokens stop working; only an admin lifts it. */
+  @Property({ type: 'boolean' })
+  suspended: Opt<boolean> = false;
 }

@@ -29,7 +29,8 @@ export class AppsPersonalDataHandler implements IEventHandler<CollectingPersonal
       db
         .selectFrom('oauth_clients')
         .select(['name', 'client_id', 'redirect_uris', 'active', 'created_at'])
-        .where('owner_user_id', '=', event.userId)
+        // Apps an admin registered, and apps the person registered on their profile (decision 0037).
+        .where((eb) => eb.or([eb('owner_user_id', '=', event.userId), eb('developer_id', '=', event.userId)]))
         .orderBy('created_at')
         .execute(),
     ]);

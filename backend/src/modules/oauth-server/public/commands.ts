@@ -1,6 +1,18 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Command, Query } from '@nestjs/cqrs';
-import type { CONSENT_ACTIONS, ConsentDecision, CreateOAuthClient, OAuthClientView, OAuthClientWithSecret, UpdateOAuthClient } from '@life/contracts';
+import type {
+  CONSENT_ACTIONS,
+  ConsentDecision,
+  CreateDeveloperApp,
+  CreateOAuthClient,
+  DeveloperApp,
+  DeveloperAppWithSecret,
+  OAuthClientStandingAction,
+  OAuthClientView,
+  OAuthClientWithSecret,
+  UpdateDeveloperApp,
+  UpdateOAuthClient,
+} from '@life/contracts';
 import type { ConsentingUser } from '../authorization.service.js';
 import type { ProxyAnswer, ProxyRequest } from '../proxy.service.js';
 import type { AccessTokenInfo } from '../token-store.service.js';
@@ -97,6 +109,55 @@ export class ProxyRequestCommand extends Command<ProxyAnswer> {
     readonly token: AccessTokenInfo,
     readonly serviceName: string,
     readonly request: ProxyRequest,
+  ) {
+    super();
+  }
+}
+
+// A person's own apps (profile: 'Mis aplicaciones', decision 0037). Every command names the owner.
+
+export class CreateDeveloperAppCommand extends Command<DeveloperAppWithSecret> {
+  constructor(
+    readonly userId: string,
+    readonly input: CreateDeveloperApp,
+  ) {
+    super();
+  }
+}
+
+export class UpdateDeveloperAppCommand extends Command<DeveloperApp> {
+  constructor(
+    readonly userId: string,
+    readonly id: string,
+    readonly input: UpdateDeveloperApp,
+  ) {
+    super();
+  }
+}
+
+export class RotateDeveloperAppSecretCommand extends Command<DeveloperAppWithSecret> {
+  constructor(
+    readonly userId: string,
+    readonly id: string,
+  ) {
+    super();
+  }
+}
+
+export class DeleteDeveloperAppCommand extends Command<DeveloperApp> {
+  constructor(
+    readonly userId: string,
+    readonly id: string,
+  ) {
+    super();
+  }
+}
+
+/** Admin: verify, unverify, suspend or lift the suspension of any app. */
+export class SetOAuthClientStandingCommand extends Command<OAuthClientView> {
+  constructor(
+    readonly id: string,
+    readonly action: OAuthClientStandingAction,
   ) {
     super();
   }

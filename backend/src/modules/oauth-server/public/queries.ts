@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { AppGrant, AppMeSchema, AppServicesSchema, AuthorizeAnswer, EndSessionInfo, Language } from '@life/contracts';
+import type { AppGrant, AppMeSchema, AppServicesSchema, AuthorizeAnswer, DeveloperAppList, EndSessionInfo, Language } from '@life/contracts';
 import type { JWK } from 'jose';
 import type { z } from 'zod';
 import type { AccessTokenInfo } from '../token-store.service.js';
@@ -91,6 +91,13 @@ export interface AppNames {
 
 export class AppNamesQuery extends Query<AppNames> {
   constructor(readonly ids: { clients: readonly string[]; grants: readonly string[]; codes: readonly string[]; families: readonly string[] }) {
+    super();
+  }
+}
+
+/** The apps this person registered on their profile, with how many they may have. */
+export class DeveloperAppsQuery extends Query<DeveloperAppList> {
+  constructor(readonly userId: string) {
     super();
   }
 }

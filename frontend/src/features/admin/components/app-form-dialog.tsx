@@ -10,7 +10,7 @@ import {
   type CreateOAuthClient,
   type OAuthClientView,
 } from '@life/contracts';
-import { KeyRound, LoaderCircle } from 'lucide-react';
+import { Ban, BadgeCheck, KeyRound, LoaderCircle, RotateCcw, ShieldOff } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -22,6 +22,7 @@ import { apiErrorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/utils';
 import { useCreateOAuthClient } from '../api/create-oauth-client';
 import { useRegenerateClientSecret } from '../api/regenerate-client-secret';
+import { useSetOAuthClientStanding } from '../api/set-oauth-client-standing';
 import { useUpdateOAuthClient } from '../api/update-oauth-client';
 import { ClientCredentials, CopyField } from './client-credentials';
 
@@ -204,6 +205,7 @@ function EditAppForm({ client, onDone }: { client: OAuthClientView; onDone: () =
         submitLabel={t('oauth.admin.form.save')}
       >
         {client.client_type === 'confidential' && <SecretSection client={client} />}
+        <StandingSection client={client} />
       </AppFields>
     </>
   );
@@ -471,6 +473,88 @@ function SecretSection({ client }: { client: OAuthClientView }) {
           {regenerate.isPending ? <LoaderCircle aria-hidden="true" className="animate-spin" /> : <KeyRound aria-hidden="true" />}
           {t('oauth.admin.secret.regenerate')}
         </Button>
+      </div>
+    </section>
+  );
+}
+
+/**
+ * Life's review of an app (decision 0037): verify or withdraw it (the consent screen says so), and
+ * suspend it (refused everywhere, its tokens stop working; its maker cannot lift it) or lift that.
+ */
+function StandingSection({ client }: { client: OAuthClientView }) {
+  const { t } = useTranslation();
+  const standing = useSetOAuthClientStanding();
+  const current = standing.data ?? client;
+
+  function handleSuspend() {
+    if (!window.confirm(t('oauth.admin.standing.confirmSuspend', { name: current.name }))) return;
+    standing.mutate({ id: client.id, action: 'suspend' });
+  }
+
+  return (
+    <section
+      className="grid gap-3 rounded-2xl border bg-muted/30 p-4 sm:col-span-2"
+      aria-labelledby={`${client.id}-standing-title`}
+      data-testid="app-standing-section"
+    >
+      <h3 id={`${client.id}-standing-title`} className="text-sm font-semibold text-foreground">
+        {t('oauth.admin.standing.title')}
+      </h3>
+      <p className="text-sm text-muted-foreground">{t('oauth.admin.standing.hint')}</p>
+      {standing.isError && (
+        <Alert variant="error" data-testid="app-standing-error">
+          {t('oauth.admin.standing.error', { message: apiErrorMessage(standing.error) ?? t('oauth.admin.form.unknownError') })}
+        </Alert>
+      )}
+      <div className="flex flex-wrap gap-2">
+        {current.verified ? (
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={standing.isPending}
+            onClick={() => standing.mutate({ id: client.id, action: 'unverify' })}
+            data-testid="app-unverify"
+          >
+            <ShieldOff aria-hidden="true" />
+            {t('oauth.admin.standing.unverify')}
+          </Button>
+        ) : (
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={standing.isPending}
+            onClick={() => standing.mutate({ id: client.id, action: 'verify' })}
+            data-testid="app-verify"
+          >
+            <BadgeCheck aria-hidden="true" />
+            {t('oauth.admin.standing.verify')}
+          </Button>
+        )}
+        {current.suspended ? (
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={standing.isPending}
+            onClick={() => standing.mutate({ id: client.id, action: 'unsuspend' })}
+            data-testid="app-unsuspend"
+          >
+            <RotateCcw aria-hidden="true" />
+            {t('oauth.admin.standing.unsuspend')}
+          </Button>
+        ) : (
+          <Button
+            variant="outline"
+            size="sm"
+            className="hover:border-destructive/40 hover:bg-destructive/10 hover:text-destructive"
+            disabled={standing.isPending}
+            onClick={handleSuspend}
+            data-testid="app-suspend"
+          >
+            <Ban aria-hidden="true" />
+            {t('oauth.admin.standing.suspend')}
+          </Button>
+        )}
       </div>
     </section>
   );

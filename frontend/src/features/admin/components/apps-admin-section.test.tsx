@@ -74,7 +74,8 @@ describe('AppsAdminSection', () => {
     ).toEqual(['Nombre', 'Estado', 'Client ID', 'Descripción', 'Acciones']);
 
     const agenda = within(row('Mi Agenda')).getAllByRole('cell');
-    expect(agenda.slice(0, 4).map((cell) => cell.textContent)).toEqual([
+    // Each cell's first line (the name and Estado cells add the maker and Life's review below it).
+    expect(agenda.slice(0, 4).map((cell) => cell.firstChild?.textContent)).toEqual([
       'Mi Agenda',
       'Activa',
       'life_0123456789abcdefghi…',
@@ -84,8 +85,40 @@ describe('AppsAdminSection', () => {
     expect(agenda[3]).toHaveAttribute('title', LONG_DESCRIPTION);
 
     const notas = within(row('Notas Rápidas')).getAllByRole('cell');
-    expect(notas.slice(1, 4).map((cell) => cell.textContent)).toEqual(['Inactiva', 'notas_short', 'Sin descripción']);
+    expect(notas.slice(1, 4).map((cell) => cell.firstChild?.textContent)).toEqual(['Inactiva', 'notas_short', 'Sin descripción']);
     expect(requests[0]).toMatchObject({ method: 'GET', url: '/oauth_clients', headers: { Authorization: 'Bearer test-token' } });
+  });
+
+  it('names who made each app and shows Life’s review: Verificada, Sin verificar, Suspendida (decision 0037)', async () => {
+    const person = clientFixture({ name: 'De Ana', developer_id: 'u-1', developer_name: 'ana', verified: false, suspended: true });
+    renderSection({ list: () => jsonResponse(200, [AGENDA, person]) });
+    await screen.findAllByTestId('app-row');
+    expect(within(row('Mi Agenda')).getByTestId('app-owner')).toHaveTextContent('De Life');
+    expect(within(row('Mi Agenda')).getByTestId('app-verified')).toHaveTextContent('Verificada');
+    expect(within(row('De Ana')).getByTestId('app-owner')).toHaveTextContent('Creada por ana');
+    expect(within(row('De Ana')).getByTestId('app-unverified')).toHaveTextContent('Sin verificar');
+    expect(within(row('De Ana')).getByTestId('app-suspended')).toHaveTextContent('Suspendida');
+    // A suspended app cannot be tried with Autorizar.
+    expect(within(row('De Ana')).getByRole('button', { name: 'Autorizar' })).toBeDisabled();
+  });
+
+  it('verifies and suspends from the edit dialog (suspending asks first)', async () => {
+    const person = clientFixture({ name: 'De Bea', developer_id: 'u-2', developer_name: 'bea', verified: false });
+    const api = renderSection({
+      list: () => jsonResponse(200, [person]),
+      write: (request) => jsonResponse(200, { ...person, verified: request.url.endsWith('/verify'), suspended: request.url.endsWith('/suspend') }),
+    });
+    const { user, dialog } = await openEditor('De Bea');
+    await user.click(within(dialog).getByTestId('app-verify'));
+    expect(await within(dialog).findByTestId('app-unverify')).toBeInTheDocument();
+    expect(api.calls('POST', `/oauth_clients/${person.id}/verify`)).toHaveLength(1);
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
+    await user.click(within(dialog).getByTestId('app-suspend'));
+    expect(api.calls('POST', `/oauth_clients/${person.id}/suspend`)).toHaveLength(0);
+    await user.click(within(dialog).getByTestId('app-suspend'));
+    expect(confirm).toHaveBeenLastCalledWith('¿Suspender De Bea? Dejará de funcionar al momento para todas las personas que la usan.');
+    expect(await within(dialog).findByTestId('app-unsuspend')).toBeInTheDocument();
+    expect(api.calls('POST', `/oauth_clients/${person.id}/suspend`)).toHaveLength(1);
   });
 
   it('Autorizar is disabled for inactive apps only', async () => {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { OAuthClientView } from '@life/contracts';
-import { CircleCheck, CircleMinus, ExternalLink, LoaderCircle, Pencil, Plus, Trash2 } from 'lucide-react';
+import { Ban, BadgeCheck, CircleCheck, CircleMinus, ExternalLink, LoaderCircle, Pencil, Plus, ShieldAlert, Trash2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { AdminTable, TableMessageRow, Td, Th, Tr } from '@/components/layout/admin-table';
 import { Alert } from '@/components/ui/alert';
@@ -102,12 +102,22 @@ export function AppsAdminSection() {
               const busy = authorizing === client.id;
               return (
                 <Tr key={client.id} data-testid="app-row" data-client-id={client.client_id} data-active={String(client.active)}>
-                  <Td className="min-w-[9rem] font-medium">{client.name}</Td>
+                  <Td className="min-w-[9rem]">
+                    <span className="block font-medium">{client.name}</span>
+                    <span className="block text-xs break-words text-muted-foreground" data-testid="app-owner">
+                      {client.developer_id
+                        ? client.developer_name
+                          ? t('oauth.admin.developer.by', { name: client.developer_name })
+                          : t('oauth.admin.developer.byGone')
+                        : t('oauth.admin.developer.company')}
+                    </span>
+                  </Td>
                   <Td className="whitespace-nowrap">
                     <span className={cn('inline-flex items-center gap-1.5 font-medium', client.active ? 'text-green-700' : 'text-muted-foreground')}>
                       {client.active ? <CircleCheck aria-hidden="true" className="size-4" /> : <CircleMinus aria-hidden="true" className="size-4" />}
                       {client.active ? t('oauth.admin.active') : t('oauth.admin.inactive')}
                     </span>
+                    <StandingLine client={client} />
                   </Td>
                   <Td className="font-mono text-xs whitespace-nowrap text-muted-foreground" title={client.client_id}>
                     {truncate(client.client_id, CLIENT_ID_MAX_LENGTH)}
@@ -120,7 +130,7 @@ export function AppsAdminSection() {
                       <Button
                         size="sm"
                         variant="outline"
-                        disabled={!client.active || busy}
+                        disabled={!client.active || client.suspended || busy}
                         title={client.active ? undefined : t('oauth.admin.authorizeInactive')}
                         onClick={() => void handleAuthorize(client)}
                         data-testid="app-authorize"
@@ -167,5 +177,31 @@ export function AppsAdminSection() {
         onOpenChange={(open) => setAuthorizeDialog((current) => ({ ...current, open }))}
       />
     </div>
+  );
+}
+
+/** Verificada / Sin verificar, and Suspendida (decision 0037), under the app's Activa/Inactiva. */
+function StandingLine({ client }: { client: OAuthClientView }) {
+  const { t } = useTranslation();
+  return (
+    <span className="mt-1 flex flex-col gap-1 text-xs font-medium" data-testid="app-standing">
+      {client.verified ? (
+        <span className="inline-flex items-center gap-1 text-green-700" data-testid="app-verified">
+          <BadgeCheck aria-hidden="true" className="size-3.5" />
+          {t('oauth.admin.developer.verified')}
+        </span>
+      ) : (
+        <span className="inline-flex items-center gap-1 text-amber-800" data-testid="app-unverified">
+          <ShieldAlert aria-hidden="true" className="size-3.5" />
+          {t('oauth.admin.developer.unverified')}
+        </span>
+      )}
+      {client.suspended && (
+        <span className="inline-flex items-center gap-1 text-red-700" data-testid="app-suspended">
+          <Ban aria-hidden="true" className="size-3.5" />
+          {t('oauth.admin.developer.suspended')}
+        </span>
+      )}
+    </span>
   );
 }

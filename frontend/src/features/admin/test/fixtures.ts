@@ -21,6 +21,13 @@ export function clientFixture(overrides: Partial<OAuthClientView> = {}): OAuthCl
     has_secret: true,
     require_pushed_authorization_requests: false,
     created_at: '2025-03-15T10:00:00.000Z',
+    developer_id: null,
+    developer_name: null,
+    logo_uri: null,
+    policy_uri: null,
+    tos_uri: null,
+    verified: true,
+    suspended: false,
     ...overrides,
   };
 }

@@ -133,6 +133,46 @@ describe('ConsentPage', () => {
     expect(screen.getByRole('button', { name: 'Denegar' })).toBeEnabled();
   });
 
+  it('a company app: the logo (no referrer), "Verificada por Life" and its policy links in a new tab (decision 0037)', async () => {
+    signIn(REGULAR_USER);
+    stubApi({
+      consent: () =>
+        jsonResponse(
+          200,
+          consentFixture({
+            logo_uri: 'https://agenda.example/logo.png',
+            policy_uri: 'https://agenda.example/privacidad',
+            tos_uri: 'https://agenda.example/terminos',
+          }),
+        ),
+    });
+    renderApp();
+    expect(await screen.findByTestId('consent-verified')).toHaveTextContent('Verificada por Life');
+    expect(screen.queryByTestId('consent-unverified')).not.toBeInTheDocument();
+    const logo = screen.getByTestId('consent-logo');
+    expect(logo).toHaveAttribute('src', 'https://agenda.example/logo.png');
+    expect(logo).toHaveAttribute('referrerpolicy', 'no-referrer');
+    const policy = screen.getByRole('link', { name: /Política de privacidad de la aplicación/ });
+    expect(policy).toHaveAttribute('href', 'https://agenda.example/privacidad');
+    expect(policy).toHaveAttribute('target', '_blank');
+    expect(policy).toHaveAttribute('rel', 'noopener noreferrer');
+    expect(screen.getByRole('link', { name: /Condiciones de uso de la aplicación/ })).toHaveAttribute('href', 'https://agenda.example/terminos');
+  });
+
+  it('a person-made app nobody checked: "Aplicación no verificada" in plain words, no logo, no links', async () => {
+    signIn(REGULAR_USER);
+    stubApi({ consent: () => jsonResponse(200, consentFixture({ verified: false, developer_app: true })) });
+    renderApp();
+    const warning = await screen.findByTestId('consent-unverified');
+    expect(warning).toHaveTextContent('Aplicación no verificada');
+    expect(warning).toHaveTextContent('La ha creado una persona y Life no la ha revisado');
+    expect(warning).toHaveTextContent('Permite el acceso solo si confías en Mi Agenda.');
+    expect(screen.queryByTestId('consent-verified')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('consent-logo')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('consent-links')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Permitir' })).toBeEnabled();
+  });
+
   it('says "Sin permisos específicos" when the request names no scope', async () => {
     signIn(REGULAR_USER);
     stubApi({ consent: () => jsonResponse(200, consentFixture({ scope: '', scopes: [] })) });

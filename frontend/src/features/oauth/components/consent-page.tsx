@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ConsentInfo } from '@life/contracts';
 import { useRouter } from '@tanstack/react-router';
-import { Check, LoaderCircle, LogIn, ShieldCheck, X } from 'lucide-react';
+import { BadgeCheck, Check, ExternalLink, LoaderCircle, LogIn, ShieldCheck, X } from 'lucide-react';
 import { Trans, useTranslation } from 'react-i18next';
 import { PageStatus } from '@/components/layout/page-status';
 import { Alert } from '@/components/ui/alert';
@@ -137,6 +137,82 @@ function ConsentCard({ children, testId }: { children: ReactNode; testId: string
   );
 }
 
+/**
+ * The app's logo when it registered one (https only; loaded straight from the app's server with no
+ * referrer, never proxied: decision 0037), else the shield. A logo that fails to load falls back too.
+ */
+function AppMark({ consent }: { consent: ConsentInfo }) {
+  const [failed, setFailed] = useState(false);
+  if (consent.logo_uri && !failed) {
+    return (
+      <img
+        src={consent.logo_uri}
+        alt=""
+        referrerPolicy="no-referrer"
+        width={40}
+        height={40}
+        onError={() => setFailed(true)}
+        className="size-10 shrink-0 rounded-xl border bg-card object-contain"
+        data-testid="consent-logo"
+      />
+    );
+  }
+  return (
+    <span className="inline-flex size-10 shrink-0 items-center justify-center rounded-full bg-secondary text-secondary-foreground">
+      <ShieldCheck aria-hidden="true" className="size-5" />
+    </span>
+  );
+}
+
+/** Who vouches for the app ("Verificada por Life", or a plain warning) and its own policy links. */
+function AppTrust({ consent }: { consent: ConsentInfo }) {
+  const { t } = useTranslation();
+  const links = [
+    consent.policy_uri ? { href: consent.policy_uri, label: t('oauth.consent.trust.policy'), testId: 'consent-policy-link' } : null,
+    consent.tos_uri ? { href: consent.tos_uri, label: t('oauth.consent.trust.terms'), testId: 'consent-terms-link' } : null,
+  ].filter((link) => link !== null);
+  return (
+    <div className="mt-3 grid gap-3">
+      {consent.verified ? (
+        <p
+          className="inline-flex w-fit items-center gap-1.5 rounded-full border border-green-200 bg-green-50 px-3 py-1 text-xs font-medium text-green-800"
+          data-testid="consent-verified"
+        >
+          <BadgeCheck aria-hidden="true" className="size-4 shrink-0" />
+          {t('oauth.consent.trust.verified')}
+        </p>
+      ) : (
+        <Alert variant="warning" data-testid="consent-unverified">
+          <p className="font-semibold">{t('oauth.consent.trust.unverifiedTitle')}</p>
+          <p>
+            {t(consent.developer_app ? 'oauth.consent.trust.unverifiedPerson' : 'oauth.consent.trust.unverifiedCompany', { client_name: consent.client_name })}
+          </p>
+        </Alert>
+      )}
+      {links.length > 0 && (
+        <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm" data-testid="consent-links">
+          {links.map((link) => (
+            <li key={link.testId}>
+              <a
+                href={link.href}
+                target="_blank"
+                rel="noopener noreferrer"
+                referrerPolicy="no-referrer"
+                className="inline-flex min-h-6 items-center gap-1 font-medium text-primary underline-offset-4 hover:underline"
+                data-testid={link.testId}
+              >
+                {link.label}
+                <ExternalLink aria-hidden="true" className="size-3.5" />
+                <span className="sr-only">{t('oauth.consent.trust.newTab')}</span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
 function SignInPrompt({ consent, again, returnTo }: { consent: ConsentInfo; again: boolean; returnTo: string }) {
   const { t } = useTranslation();
   // Inside a frame (the admin panel's Autorizar) the identity provider would refuse to load: leave the frame.
@@ -197,14 +273,13 @@ function SignedInConsent({ consent, search, framed }: { consent: ConsentInfo; se
   return (
     <ConsentCard testId="consent-request">
       <div className="flex items-center gap-3">
-        <span className="inline-flex size-10 shrink-0 items-center justify-center rounded-full bg-secondary text-secondary-foreground">
-          <ShieldCheck aria-hidden="true" className="size-5" />
-        </span>
+        <AppMark consent={consent} />
         <h1 className="text-xl font-semibold tracking-tight text-foreground sm:text-2xl">{t('oauth.consent.title')}</h1>
       </div>
       <p className="mt-5 text-foreground" data-testid="consent-request-text">
         <Trans i18nKey="oauth.consent.request" values={{ client_name: consent.client_name }} components={{ strong: <strong className="font-semibold" /> }} />
       </p>
+      <AppTrust consent={consent} />
       {consent.scopes.length > 0 ? (
         <ul className="mt-3 grid gap-2" data-testid="consent-scopes">
           {consent.scopes.map((entry) => (

@@ -12,6 +12,11 @@ export function consentFixture(overrides: Partial<ConsentInfo> = {}): ConsentInf
       { scope: 'profile', description: 'Ver tu nombre de usuario' },
     ],
     state: 'st-1',
+    logo_uri: null,
+    policy_uri: null,
+    tos_uri: null,
+    verified: true,
+    developer_app: false,
     ...overrides,
   };
 }

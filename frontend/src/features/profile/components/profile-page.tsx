@@ -11,6 +11,7 @@ import { useProfile } from '../api/get-profile';
 import { useUpdateProfile } from '../api/update-profile';
 import { AppGrantsSection } from './app-grants-section';
 import { DataRightsSection } from './data-rights-section';
+import { DeveloperAppsSection } from './developer-apps-section';
 
 export interface ProfilePageProps {
   /** Shown above the profile form (billing's membership panel, plugged in by the `/profile` route). */
@@ -51,6 +52,7 @@ export function ProfilePage({ membership, formActions }: ProfilePageProps) {
         )}
       </div>
       <AppGrantsSection />
+      <DeveloperAppsSection />
       <DataRightsSection />
     </div>
   );
