@@ -152,6 +152,7 @@ describe('authorization server edges (real PostgreSQL + Redis)', () => {
     it('answers a bad prompt with a 400 (tampered) or an invalid_request back at the app (unknown value), and stores nothing', async () => {
       const app = await createClient();
       const good = { client_id: app.client_id, redirect_uri: REDIRECT, scope: 'openid profile', state: 'st', nonce: 'n-1' };
+      // eslint-disable-next-line no-control-regex -- looking for exactly these characters
       const tampered = BAD_VALUES.filter(([, value]) => /[\u0000-\u001f]/.test(value) || value.length > 2000);
       expect(tampered.length).toBe(4);
       for (const [, value] of tampered) {
