@@ -45,9 +45,14 @@ export class AccountErasureService {
       staged.push(this.outbox.stage(em, new AccountErasureRequestedEvent(user.id)));
       return at;
     });
-    await this.outbox.relay(staged);
-    // Signed out everywhere now (auth), recorded (audit).
-    await this.events.publishStrict(new ErasureRequestedEvent(user.id));
+    try {
+      // Signed out everywhere now (auth), recorded (audit), and only then the job: a worker that
+      // erases at once must find the request's audit record already written, or its anonymising
+      // would miss it (this record carries the request's IP and browser).
+      await this.events.publishStrict(new ErasureRequestedEvent(user.id));
+    } finally {
+      await this.outbox.relay(staged);
+    }
     this.logger.log({ userId: user.id }, 'Account erasure requested');
     return { status: 'accepted', requested_at: (requestedAt ?? new Date()).toISOString() };
   }
