@@ -245,6 +245,12 @@ describe('apps people register on their profile (decision 0037; real PostgreSQL 
     // Links can be cleared.
     const cleared = await json(await send(ana!, `/api/users/me/developer-apps/${app.id}`, 'PUT', { tos_uri: '' }));
     expect(cleared.tos_uri).toBeNull();
+    // Asking for more after the check needs a new check too.
+    expect((await json(await send(admin, `/oauth_clients/${app.id}/verify`, 'POST'))).verified).toBe(true);
+    const wider = await json(
+      await send(ana!, `/api/users/me/developer-apps/${app.id}`, 'PUT', { allowed_scopes: ['openid', 'email', 'profile', 'service:github'] }),
+    );
+    expect(wider).toMatchObject({ verified: false, allowed_scopes: expect.arrayContaining(['profile']) });
 
     // A company app is verified from the start; an admin may withdraw it.
     const company = await json(await send(admin, '/oauth_clients', 'POST', { name: 'Casa', redirect_uris: [REDIRECT] }));

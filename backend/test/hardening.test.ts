@@ -255,6 +255,27 @@ describe('hardening (issue 18, points 8a-8e): real PostgreSQL + Redis, NODE_ENV=
       expect(rows[0]!.username).toBe(person.username);
     });
 
+    it('full-width and mathematical letters that read as another name are refused, in the person’s language', async () => {
+      for (const name of ['\uff41\uff44\uff4d\uff49\uff4e', '\u{1d5ba}\u{1d5bd}\u{1d5c6}\u{1d5c2}\u{1d5c7}', 'admin\u2160']) {
+        const body = await expectError(await rename(name), 400, 'validation_failed');
+        expect([name, body.details]).toEqual([
+          name,
+          [
+            {
+              path: 'body.username',
+              message: 'El usuario no puede llevar letras de formas especiales (de ancho completo, matemáticas o similares): escríbelo con letras normales.',
+            },
+          ],
+        ]);
+      }
+      const english = await expectError(await rename('\uff41\uff44\uff4d\uff49\uff4e', 'en'), 400, 'validation_failed');
+      expect(english.details[0].message).toBe(
+        'The username cannot use letters in special forms (full-width, mathematical and the like): type it with ordinary letters.',
+      );
+      const { rows } = await t.db.query<{ username: string }>('select username from users where id = $1', [person.id]);
+      expect(rows[0]!.username).not.toMatch(/[\uff00-\uffef]/);
+    });
+
     it('one script, or Latin with Japanese, Chinese or Korean writing, is accepted', async () => {
       for (const name of ['José.María', 'админ', 'Ελένη', '山田タロウ', 'Tanaka田中さん', 'wang王ㄅ', 'kim김철수', 'محمد_1']) {
         const response = await rename(name);

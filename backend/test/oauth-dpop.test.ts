@@ -286,6 +286,17 @@ describe('DPoP (RFC 9449; real PostgreSQL + Redis; openid-client as the outside 
       expect(response.status).toBe(400);
       expect(await json(response)).toMatchObject({ error: 'invalid_dpop_proof', error_description: expect.any(String) });
     }
+    // RSA: a usual key works; one over 4096 bits is refused before its signature is checked (it costs CPU, proves nothing more).
+    const rsaOf = async (modulusLength: number): Promise<Key> => {
+      const pair = (await generateKeyPair('RS256', { extractable: true, modulusLength })) as CryptoKeyPair;
+      const jwk = await exportJWK(pair.publicKey);
+      return { pair, jwk, jkt: await calculateJwkThumbprint(jwk, 'sha256') };
+    };
+    const usual = await clientCredentials(app, await proofOf(await rsaOf(2048), good, {}, 'RS256'));
+    expect([usual.status, (await json(usual)).token_type]).toEqual([200, 'DPoP']);
+    const oversized = await proofOf(await rsaOf(4608), good, {}, 'RS256');
+    expect(oversized.length).toBeLessThan(8000);
+    await expectProofRefused(await clientCredentials(app, oversized));
     // An empty DPoP header is no proof at all.
     await expectProofRefused(await clientCredentials(app, ''));
     // Without a DPoP header: a Bearer token, as before.

@@ -245,6 +245,10 @@ describe('RP-initiated logout (end_session_endpoint)', () => {
       const disabled = await createClient({ post_logout_redirect_uris: [AFTER_LOGOUT] });
       await adminJson(`/oauth_clients/${disabled.id}`, 'PUT', { active: false });
       await expectRefused(await endSession({ client_id: disabled.client_id, post_logout_redirect_uri: AFTER_LOGOUT }));
+      // A suspended app cannot use Life to send people to its addresses either (decision 0037).
+      const suspended = await createClient({ post_logout_redirect_uris: [AFTER_LOGOUT] });
+      expect((await adminJson(`/oauth_clients/${suspended.id}/suspend`, 'POST')).status).toBe(200);
+      await expectRefused(await endSession({ client_id: suspended.client_id, post_logout_redirect_uri: AFTER_LOGOUT }));
     });
 
     it('echoes state exactly, encoded; without a URI there is nowhere to go', async () => {

@@ -222,6 +222,29 @@ describe('pushed authorization requests (RFC 9126; real PostgreSQL + Redis; open
     expect(huge.status).toBeLessThan(500);
   });
 
+  it('keeps only authorization parameters, and answers what the authorization endpoint would send back to the app as a 400 here', async () => {
+    const app = await createClient();
+    const auth = { authorization: basic(app.client_id, app.client_secret) };
+    // Junk beside a good request is not stored (the store would otherwise hold whatever a body brings).
+    const pushed = await push({ ...plainRequest(app), junk: 'x'.repeat(100_000), ui_extra: 'y' }, auth);
+    expect(pushed.status).toBe(201);
+    const stored = await redis.get(parKey((await json(pushed)).request_uri as string));
+    expect(stored).not.toBeNull();
+    expect(stored!.length).toBeLessThan(2_000);
+    expect(stored).not.toContain('junk');
+    // prompt, max_age and request objects fail after the client and redirect URI: at the PAR endpoint that is a 400, never a 500.
+    for (const [name, value, error] of [
+      ['prompt', 'bogus', 'invalid_request'],
+      ['prompt', 'none login', 'invalid_request'],
+      ['max_age', 'x', 'invalid_request'],
+      ['request', 'eyJhbGciOiJub25lIn0.e30.', 'request_not_supported'],
+    ] as const) {
+      const response = await push({ ...plainRequest(app), [name]: value }, auth);
+      const body = await json(response);
+      expect([name, value, response.status, body.error, typeof body.message]).toEqual([name, value, 400, error, 'string']);
+    }
+  });
+
   it('require_pushed_authorization_requests per client: set by the admin, a plain request refused, a pushed one accepted', async () => {
     const app = await createClient({ require_pushed_authorization_requests: true });
     expect(app.require_pushed_authorization_requests).toBe(true);

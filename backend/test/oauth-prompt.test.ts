@@ -288,6 +288,20 @@ describe('authorization endpoint: prompt, max_age, request objects, server-side 
       expect((await ask(elsewhere, fresh)).sign_in).toMatchObject({ again: true });
     });
 
+    it('a ticket is bound to its request: carried to another request of the same app (other state, challenge or nonce) it does not count', async () => {
+      const [person] = await seedUsers(t.db, 1);
+      const { url } = await appFor();
+      const ticket = (await ask(await url({ prompt: 'login' }))).sign_in.login_ticket as string;
+      const fresh = await signIn(person!, 0);
+      // The request it was made for accepts it (the question comes, no sign-in asked)...
+      expect((await ask(await url({ prompt: 'login', login_ticket: ticket }), fresh)).sign_in).toBeUndefined();
+      // ...another one of the same app does not.
+      for (const other of [{ state: 'another-state' }, { nonce: 'another-nonce' }, { code_challenge: 'A'.repeat(43) }]) {
+        const moved = await url({ prompt: 'login', login_ticket: ticket, ...other });
+        expect([other, (await ask(moved, fresh)).sign_in]).toEqual([other, expect.objectContaining({ again: true })]);
+      }
+    });
+
     it('max_age: an older sign-in asks for a new one (login_required with prompt=none); a recent one answers; auth_time checked by openid-client', async () => {
       const [person] = await seedUsers(t.db, 1);
       const { url, exchange, state } = await appFor();

@@ -57,6 +57,8 @@ export const UpdateProfileSchema = z
       .min(USERNAME_MIN, 'validation.usernameTooShort')
       .max(USERNAME_MAX, 'validation.usernameTooLong')
       .regex(/^[\p{L}\p{N}_.-]+$/u, 'validation.usernameCharacters')
+      // Full-width or mathematical letters look like ordinary ones (ａｄｍｉｎ, 𝖺𝖽𝗆𝗂𝗇) yet are other characters.
+      .refine((name) => name === name.normalize('NFKC'), 'validation.usernameLookalike')
       .refine(isHighlyRestrictive, 'validation.usernameMixedScripts'),
   })
   .strict()

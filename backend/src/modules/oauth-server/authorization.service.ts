@@ -41,6 +41,9 @@ const AUTHORIZE_PARAMS = [
   'dpop_jkt',
 ] as const;
 
+/** What a pushed request may carry (RFC 9126): the authorization parameters, and the ones refused by name (so they are refused, not dropped). */
+export const PUSHABLE_PARAMS: readonly string[] = [...AUTHORIZE_PARAMS, 'max_age', 'request', 'request_uri'];
+
 /** The character rules of each parameter (RFC 6749 Appendix A, RFC 7636 §4.1): what the library would check halfway through. */
 const AUTHORIZE_FORMATS: Readonly<Record<string, ParamFormat>> = {
   client_id: 'vschar',
@@ -60,6 +63,15 @@ const PROMPT_VALUES = ['none', 'login', 'consent'] as const;
 type Prompt = (typeof PROMPT_VALUES)[number];
 /** How long a sign-in started for `prompt=login`/`max_age` may take: as long as the sign-in's own state. */
 export const LOGIN_TICKET_SECONDS = 600;
+
+/** What a login ticket is made for: one authorization request, not just its app (decision 0033). */
+function ticketBinding(
+  client: ClientRecord,
+  redirectUri: string,
+  request: { requestUri?: string; codeChallenge?: string; nonce?: string; state?: string },
+): string {
+  return JSON.stringify([client.clientId, redirectUri, request.requestUri ?? '', request.codeChallenge ?? '', request.nonce ?? '', request.state ?? '']);
+}
 
 /** A checked authorization request: everything needed to ask for consent or to issue a code. */
 export interface AuthorizationRequest {
@@ -86,7 +98,11 @@ export interface AuthorizationRequest {
  * redirect URI were checked (a bad client or URI never redirects).
  */
 export class AuthorizationErrorRedirect extends Error {
-  constructor(readonly redirectTo: string) {
+  constructor(
+    readonly redirectTo: string,
+    readonly code: OAuthErrorCode,
+    readonly reason: Message,
+  ) {
     super('authorization error response');
   }
 }
@@ -214,7 +230,8 @@ export class AuthorizationService {
    * `request_uri` refused (a PAR handle excepted). Errors go back to the app's checked redirect URI.
    */
   private interaction(params: unknown, query: unknown, client: ClientRecord, redirectUri: string, state: string | undefined) {
-    const fail = (code: OAuthErrorCode, message: Message) => new AuthorizationErrorRedirect(this.errorRedirect(redirectUri, state, code, message));
+    const fail = (code: OAuthErrorCode, message: Message) =>
+      new AuthorizationErrorRedirect(this.errorRedirect(redirectUri, state, code, message), code, message);
     // Refused whatever their shape or size: a request object is never read, nor fetched.
     const raw = params && typeof params === 'object' ? (params as Record<string, unknown>) : {};
     const given = (value: unknown) => value !== undefined && value !== null && value !== '';
@@ -232,25 +249,34 @@ export class AuthorizationService {
       if (!/^\d{1,9}$/.test(p.max_age)) throw fail('invalid_request', msg('oauth.maxAgeInvalid'));
       maxAge = Number(p.max_age);
     }
-    return { prompt, maxAge, loginAskedAt: this.readLoginTicket(p.login_ticket, client, redirectUri) };
+    const bound = readParams(params, ['code_challenge', 'nonce']);
+    const binding = ticketBinding(client, redirectUri, {
+      requestUri: readParams(query, ['request_uri']).request_uri,
+      codeChallenge: bound.code_challenge,
+      nonce: bound.nonce,
+      state,
+    });
+    return { prompt, maxAge, loginAskedAt: this.readLoginTicket(p.login_ticket, binding) };
   }
 
   /**
    * A login ticket says "this request asked for a sign-in at time T" (`T.hmac` under the key
    * ring): a session started after T satisfies prompt=login and max_age. The page carries it
-   * through the sign-in; it cannot make one up, and an old one is worthless.
+   * through the sign-in; it cannot make one up, an old one is worthless, and it speaks only for
+   * the request it was made for (client, redirect URI, pushed request, PKCE challenge, nonce and
+   * state: `ticketBinding`), so it cannot be carried over to another request of the same app.
    */
-  private loginTicket(client: ClientRecord, redirectUri: string, at = Date.now()): string {
-    return `${at.toString(36)}.${this.keyRing.keyedHash('oauth-login-ticket', `${at}|${client.clientId}|${redirectUri}`)}`;
+  private loginTicket(binding: string, at = Date.now()): string {
+    return `${at.toString(36)}.${this.keyRing.keyedHash('oauth-login-ticket', `${at}|${binding}`)}`;
   }
 
-  private readLoginTicket(ticket: string | undefined, client: ClientRecord, redirectUri: string): number | undefined {
+  private readLoginTicket(ticket: string | undefined, binding: string): number | undefined {
     const match = ticket ? /^([0-9a-z]{1,12})\.[0-9a-f]{64}$/.exec(ticket) : null;
     if (!match) return undefined;
     const at = parseInt(match[1]!, 36);
     const age = Date.now() - at;
     if (!(age >= 0 && age <= LOGIN_TICKET_SECONDS * 1000)) return undefined;
-    const expected = Buffer.from(this.loginTicket(client, redirectUri, at));
+    const expected = Buffer.from(this.loginTicket(binding, at));
     const given = Buffer.from(ticket!);
     return expected.length === given.length && timingSafeEqual(expected, given) ? at : undefined;
   }
@@ -298,7 +324,8 @@ export class AuthorizationService {
     const silent = request.prompt.has('none');
     if (!session || !this.signedInRecently(request, session.authTime)) {
       if (silent) return { redirect_to: this.errorRedirect(request.redirectUri, request.state, 'login_required', msg('oauth.loginRequired')) };
-      const ticket = request.prompt.has('login') || request.maxAge !== undefined ? this.loginTicket(request.client, request.redirectUri) : undefined;
+      const ticket =
+        request.prompt.has('login') || request.maxAge !== undefined ? this.loginTicket(ticketBinding(request.client, request.redirectUri, request)) : undefined;
       return { ...info, sign_in: { again: !!session, ...(ticket ? { login_ticket: ticket } : {}) } };
     }
     if (request.prompt.has('consent')) return info;

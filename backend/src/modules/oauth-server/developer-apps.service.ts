@@ -36,8 +36,8 @@ export function toDeveloperApp(client: OAuthClient): DeveloperApp {
   };
 }
 
-/** The fields whose change makes the company's check stale: what the consent screen shows of the app, and where it sends people. */
-const CHECKED_FIELDS = ['name', 'redirect_uris', 'logo_uri', 'policy_uri', 'tos_uri'] as const;
+/** The fields whose change makes the company's check stale: what the consent screen shows of the app, where it sends people, and what it may ask. */
+const CHECKED_FIELDS = ['name', 'redirect_uris', 'logo_uri', 'policy_uri', 'tos_uri', 'allowed_scopes', 'client_type'] as const;
 
 /**
  * Apps a signed-in person registers on their profile (decision 0037). Every call names the owner:

@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { calculateJwkThumbprint, EmbeddedJWK, jwtVerify, type JWK, type JWTPayload } from 'jose';
+import { calculateJwkThumbprint, decodeProtectedHeader, EmbeddedJWK, jwtVerify, type JWK, type JWTPayload } from 'jose';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { REDIS } from '../../core/redis/redis.module.js';
 import { msg, type Message } from '../../core/i18n/messages.js';
 import { OAuthProtocolError } from './oauth.errors.js';
+
+/** base64url characters of a 4096-bit RSA modulus (512 bytes). */
+const MAX_RSA_MODULUS_CHARS = 683;
 
 /** RFC 9449: the asymmetric algorithms a DPoP proof may be signed with (discovery's `dpop_signing_alg_values_supported`). */
 export const DPOP_SIGNING_ALGS = ['ES256', 'Ed25519', 'EdDSA', 'PS256', 'RS256'] as const;
@@ -78,6 +81,9 @@ export class DPoPVerifier {
     let payload: JWTPayload;
     let jwk: JWK;
     try {
+      // An RSA key over 4096 bits costs CPU to check and proves nothing more: refused before any signature work.
+      const modulus = (decodeProtectedHeader(header).jwk as JWK | undefined)?.n;
+      if (typeof modulus === 'string' && modulus.length > MAX_RSA_MODULUS_CHARS) throw new Error('RSA key too large');
       const verified = await jwtVerify(header, EmbeddedJWK, { typ: 'dpop+jwt', algorithms: [...DPOP_SIGNING_ALGS] });
       payload = verified.payload;
       jwk = verified.protectedHeader.jwk!;

@@ -40,7 +40,7 @@ export class LogoutService {
     }
     // Read here rather than from ClientCache: logout is rare, and only it needs these URIs.
     const client = clientId
-      ? await this.em.fork().findOne(OAuthClient, { clientId, active: true }, { fields: ['clientId', 'name', 'postLogoutRedirectUris'] })
+      ? await this.em.fork().findOne(OAuthClient, { clientId, active: true, suspended: false }, { fields: ['clientId', 'name', 'postLogoutRedirectUris'] })
       : null;
     if (clientId && !client) throw new OAuthProtocolError('invalid_request', msg('oauth.unknownClient'));
     let redirectTo: string | null = null;

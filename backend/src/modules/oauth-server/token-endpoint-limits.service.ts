@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { RateLimitService, RememberedRateLimit, type LeasedRateLimit } from '../../core/rate-limit/rate-limit.service.js';
 import { OAuthProtocolError } from './oauth.errors.js';
+import { basicCredentials } from './params.js';
 import type { TokenEndpointCall } from './public/commands.js';
 
 /**
@@ -27,7 +28,8 @@ export class TokenEndpointLimits {
   /** Runs `run` inside both limits; an invalid_client answer counts as a failed authentication. */
   async guarded<T>(call: TokenEndpointCall, run: () => Promise<T>): Promise<T> {
     const body = (call.body ?? {}) as Record<string, unknown>;
-    const clientHint = typeof body.client_id === 'string' ? body.client_id : (call.headers.authorization ?? '').slice(0, 200);
+    // The client's id as the server will read it (Basic decoded: percent-encoding one id many ways makes no new keys).
+    const clientHint = (typeof body.client_id === 'string' ? body.client_id : (basicCredentials(call.headers.authorization)?.id ?? '')).slice(0, 200);
     await this.authFailures.check(call.ip);
     await this.perClient.consume(`${call.ip}|${clientHint}`);
     try {

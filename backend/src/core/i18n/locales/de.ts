@@ -200,6 +200,8 @@ export const de: Translation = {
     urlFragment: 'Darf kein Fragment (#) enthalten.',
     urlTooLong: 'Die URL darf höchstens {{maximum}} Zeichen lang sein.',
     usernameCharacters: 'Der Benutzername darf nur Buchstaben, Zahlen, Punkt, Bindestrich und Unterstrich enthalten.',
+    usernameLookalike:
+      'Der Benutzername darf keine Sonderformen von Buchstaben enthalten (volle Breite, mathematische und ähnliche): Schreibe ihn mit normalen Buchstaben.',
     usernameMixedScripts:
       'Der Benutzername darf keine Schriften mischen (zum Beispiel lateinische und kyrillische Buchstaben): Verwende nur eine. Japanisch, Chinesisch und Koreanisch dürfen zusätzlich lateinische Buchstaben enthalten.',
     usernameTooLong: 'Der Benutzername darf höchstens {{maximum}} Zeichen lang sein.',

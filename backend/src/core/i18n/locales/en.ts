@@ -198,6 +198,7 @@ export const en: Translation = {
     urlFragment: 'Cannot include a fragment (#).',
     urlTooLong: 'The URL cannot be longer than {{maximum}} characters.',
     usernameCharacters: 'The username can only contain letters, numbers, dots, hyphens and underscores.',
+    usernameLookalike: 'The username cannot use letters in special forms (full-width, mathematical and the like): type it with ordinary letters.',
     usernameMixedScripts:
       'The username cannot mix alphabets (for example Latin and Cyrillic letters): use just one. Japanese, Chinese and Korean may also use Latin letters.',
     usernameTooLong: 'The username cannot be longer than {{maximum}} characters.',

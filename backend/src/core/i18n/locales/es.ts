@@ -200,6 +200,7 @@ export const es = {
     urlFragment: 'No puede llevar fragmento (#).',
     urlTooLong: 'La URL no puede tener más de {{maximum}} caracteres.',
     usernameCharacters: 'El usuario solo puede tener letras, números, punto, guion y guion bajo.',
+    usernameLookalike: 'El usuario no puede llevar letras de formas especiales (de ancho completo, matemáticas o similares): escríbelo con letras normales.',
     usernameMixedScripts:
       'El usuario no puede mezclar alfabetos (por ejemplo, letras latinas y cirílicas): usa uno solo. En japonés, chino y coreano se admite además el alfabeto latino.',
     usernameTooLong: 'El usuario no puede tener más de {{maximum}} caracteres.',

@@ -199,6 +199,8 @@ export const fr: Translation = {
     urlFragment: 'Ne doit pas contenir de fragment (#).',
     urlTooLong: 'L’URL ne peut pas dépasser {{maximum}} caractères.',
     usernameCharacters: 'Le nom d’utilisateur ne peut contenir que des lettres, des chiffres, des points, des tirets et des tirets bas.',
+    usernameLookalike:
+      'Le nom d’utilisateur ne peut pas contenir de lettres de formes spéciales (pleine chasse, mathématiques, etc.) : écrivez-le avec des lettres ordinaires.',
     usernameMixedScripts:
       'Le nom d’utilisateur ne peut pas mélanger les alphabets (par exemple lettres latines et cyrilliques) : n’en utilisez qu’un. Le japonais, le chinois et le coréen peuvent aussi utiliser l’alphabet latin.',
     usernameTooLong: 'Le nom d’utilisateur ne peut pas dépasser {{maximum}} caractères.',

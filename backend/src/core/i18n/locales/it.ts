@@ -198,6 +198,7 @@ export const it: Translation = {
     urlFragment: 'Non può contenere un frammento (#).',
     urlTooLong: 'L’URL non può superare {{maximum}} caratteri.',
     usernameCharacters: 'Il nome utente può contenere solo lettere, numeri, punto, trattino e trattino basso.',
+    usernameLookalike: 'Il nome utente non può contenere lettere in forme speciali (a larghezza piena, matematiche e simili): scrivilo con lettere normali.',
     usernameMixedScripts:
       'Il nome utente non può mescolare alfabeti (per esempio lettere latine e cirilliche): usane uno solo. Giapponese, cinese e coreano possono usare anche le lettere latine.',
     usernameTooLong: 'Il nome utente non può superare i {{maximum}} caratteri.',

@@ -198,6 +198,7 @@ export const ja: Translation = {
     urlFragment: 'フラグメント（#）は含められません。',
     urlTooLong: 'URL は {{maximum}} 文字以内にしてください。',
     usernameCharacters: 'ユーザー名に使えるのは文字、数字、ピリオド（.）、ハイフン（-）、アンダースコア（_）のみです。',
+    usernameLookalike: 'ユーザー名に特殊な形の文字（全角英数字や数学用の文字など）は使えません。通常の文字で入力してください。',
     usernameMixedScripts:
       'ユーザー名に複数の文字体系 (ラテン文字とキリル文字など) を混ぜることはできません。1 つだけにしてください。日本語・中国語・韓国語の文字はラテン文字と組み合わせられます。',
     usernameTooLong: 'ユーザー名は {{maximum}} 文字以内にしてください。',

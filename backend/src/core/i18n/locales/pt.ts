@@ -198,6 +198,7 @@ export const pt: Translation = {
     urlFragment: 'Não pode ter fragmento (#).',
     urlTooLong: 'A URL não pode ter mais de {{maximum}} caracteres.',
     usernameCharacters: 'O nome de usuário só pode ter letras, números, ponto, hífen e sublinhado.',
+    usernameLookalike: 'O nome de utilizador não pode ter letras em formas especiais (largura total, matemáticas e semelhantes): escreva-o com letras normais.',
     usernameMixedScripts:
       'O nome de usuário não pode misturar alfabetos (por exemplo, letras latinas e cirílicas): use só um. Japonês, chinês e coreano também podem usar letras latinas.',
     usernameTooLong: 'O nome de usuário não pode ter mais de {{maximum}} caracteres.',

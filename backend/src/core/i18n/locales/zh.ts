@@ -198,6 +198,7 @@ export const zh: Translation = {
     urlFragment: '不能包含片段（#）。',
     urlTooLong: '网址不能超过 {{maximum}} 个字符。',
     usernameCharacters: '用户名只能包含字母、数字、点（.）、连字符（-）和下划线（_）。',
+    usernameLookalike: '用户名不能使用特殊形式的字母（全角、数学字母等）：请用普通字母输入。',
     usernameMixedScripts: '用户名不能混用不同文字（例如拉丁字母和西里尔字母）：请只用一种。中文、日文和韩文还可以与拉丁字母一起使用。',
     usernameTooLong: '用户名不能超过 {{maximum}} 个字符。',
     usernameTooShort: '用户名至少需要 {{minimum}} 个字符。',

@@ -1,7 +1,7 @@
 import { CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { AuthorizeAnswer, ConsentDecision, EndSessionInfo } from '@life/contracts';
 import type { JWK } from 'jose';
-import { AuthorizationService } from '../authorization.service.js';
+import { AuthorizationErrorRedirect, AuthorizationService, PUSHABLE_PARAMS } from '../authorization.service.js';
 import { LogoutService } from '../logout.service.js';
 import { ProtocolService } from '../protocol.service.js';
 import { OAuthProtocolError } from '../oauth.errors.js';
@@ -83,10 +83,10 @@ export class PushAuthorizationRequestHandler implements ICommandHandler<PushAuth
       // One client authentication method, as at the token endpoint (a body client_id equal to Basic's is allowed: openid-client sends both).
       const credentials = readParams(call.body, ['client_id', 'client_secret']);
       const client = await this.protocol.authenticateClient(authorization, credentials, { allowPublic: true });
+      // Only what an authorization request may carry is kept (each bounded by readParams): the
+      // store holds no junk, whatever else the body brings.
       const params: Record<string, string> = {};
-      for (const [name, value] of Object.entries((call.body ?? {}) as Record<string, unknown>)) {
-        if (typeof value === 'string' && name !== 'client_secret') params[name] = value;
-      }
+      for (const [name, value] of Object.entries(readParams(call.body, PUSHABLE_PARAMS))) if (value !== undefined) params[name] = value;
       params.client_id = client.clientId;
       // RFC 9449 §10.1: a DPoP proof at the PAR endpoint binds the code to its key (as dpop_jkt would).
       if (call.headers.dpop !== undefined) {
@@ -94,7 +94,13 @@ export class PushAuthorizationRequestHandler implements ICommandHandler<PushAuth
         if (params.dpop_jkt && params.dpop_jkt !== jkt) throw new OAuthProtocolError('invalid_dpop_proof', msg('oauth.dpopKeyMismatch'));
         params.dpop_jkt = jkt;
       }
-      await this.authorization.check(params, { pushing: true });
+      try {
+        await this.authorization.check(params, { pushing: true });
+      } catch (error) {
+        // An error the authorization endpoint would send back to the app is the PAR answer itself here (RFC 9126 §2.3).
+        if (!(error instanceof AuthorizationErrorRedirect)) throw error;
+        throw new OAuthProtocolError(error.code, error.reason);
+      }
       return { request_uri: await this.pushed.push(client.clientId, params), expires_in: PAR_LIFETIME_SECONDS };
     });
   }
