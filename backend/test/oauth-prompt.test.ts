@@ -296,7 +296,8 @@ describe('authorization endpoint: prompt, max_age, request objects, server-side 
       // The request it was made for accepts it (the question comes, no sign-in asked)...
       expect((await ask(await url({ prompt: 'login', login_ticket: ticket }), fresh)).sign_in).toBeUndefined();
       // ...another one of the same app does not.
-      for (const other of [{ state: 'another-state' }, { nonce: 'another-nonce' }, { code_challenge: 'A'.repeat(43) }]) {
+      const others: Record<string, string>[] = [{ state: 'another-state' }, { nonce: 'another-nonce' }, { code_challenge: 'A'.repeat(43) }];
+      for (const other of others) {
         const moved = await url({ prompt: 'login', login_ticket: ticket, ...other });
         expect([other, (await ask(moved, fresh)).sign_in]).toEqual([other, expect.objectContaining({ again: true })]);
       }
