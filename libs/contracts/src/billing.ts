@@ -26,7 +26,11 @@ export const CheckoutResponseSchema = z
   .meta({ id: 'CheckoutResponse' });
 export type CheckoutResponse = z.infer<typeof CheckoutResponseSchema>;
 
-export const MEMBERSHIP_STATUSES = ['active', 'past_due', 'cancelled'] as const;
+/**
+ * `pending_payment`: the checkout completed with a payment that settles later (SEPA and the like);
+ * `refunded` / `disputed`: the payment was refunded or is disputed (docs/billing.md).
+ */
+export const MEMBERSHIP_STATUSES = ['active', 'past_due', 'cancelled', 'pending_payment', 'refunded', 'disputed'] as const;
 
 export const MembershipSchema = z
   .object({

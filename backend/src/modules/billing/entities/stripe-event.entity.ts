@@ -35,4 +35,12 @@ export class StripeEvent {
 
   @Property({ type: 'varchar', length: 500, nullable: true })
   lastError?: string | null;
+
+  /** When the event gave up (it can never apply): it needs an admin until retried or dismissed. */
+  @Property({ type: 'timestamptz', nullable: true })
+  failedAt?: Date | null;
+
+  /** When an admin dismissed the failed event. */
+  @Property({ type: 'timestamptz', nullable: true })
+  dismissedAt?: Date | null;
 }

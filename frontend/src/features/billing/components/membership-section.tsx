@@ -14,6 +14,9 @@ const STATUS_STYLES: Record<Membership['status'], string> = {
   active: 'bg-green-50 text-green-800 border-green-200',
   past_due: 'bg-amber-50 text-amber-900 border-amber-200',
   cancelled: 'bg-muted text-muted-foreground border-border',
+  pending_payment: 'bg-sky-50 text-sky-900 border-sky-200',
+  refunded: 'bg-muted text-muted-foreground border-border',
+  disputed: 'bg-amber-50 text-amber-900 border-amber-200',
 };
 
 /**
