@@ -58,6 +58,7 @@ export const de: Translation = {
   },
   http: {
     bodyTooLarge: 'Der Anfrageinhalt ist zu groß.',
+    headersTooLarge: 'Die Kopfzeilen oder die Adresse der Anfrage sind zu groß.',
     invalidJson: 'Der Anfrageinhalt ist kein gültiges JSON.',
     invalidRequest: 'Die Anfrage ist ungültig.',
     notFound: 'Hier gibt es nichts: Prüfe den Pfad und die Methode.',

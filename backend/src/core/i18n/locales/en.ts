@@ -58,6 +58,7 @@ export const en: Translation = {
   },
   http: {
     bodyTooLarge: 'The request body is too large.',
+    headersTooLarge: 'The request headers or address are too large.',
     invalidJson: 'The request body is not valid JSON.',
     invalidRequest: 'The request is not valid.',
     notFound: 'There is nothing here: check the path and the method.',

@@ -60,6 +60,7 @@ export const es = {
   },
   http: {
     bodyTooLarge: 'El cuerpo de la petición es demasiado grande.',
+    headersTooLarge: 'Las cabeceras o la dirección de la petición son demasiado grandes.',
     invalidJson: 'El cuerpo de la petición no es JSON válido.',
     invalidRequest: 'La petición no es válida.',
     notFound: 'Aquí no hay nada: revisa la ruta y el método.',

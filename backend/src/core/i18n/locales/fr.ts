@@ -58,6 +58,7 @@ export const fr: Translation = {
   },
   http: {
     bodyTooLarge: 'Le corps de la requête est trop volumineux.',
+    headersTooLarge: "Les en-têtes ou l'adresse de la requête sont trop volumineux.",
     invalidJson: 'Le corps de la requête n’est pas un JSON valide.',
     invalidRequest: 'La requête n’est pas valide.',
     notFound: 'Il n’y a rien ici : vérifiez le chemin et la méthode.',

@@ -58,6 +58,7 @@ export const it: Translation = {
   },
   http: {
     bodyTooLarge: 'Il corpo della richiesta è troppo grande.',
+    headersTooLarge: "Le intestazioni o l'indirizzo della richiesta sono troppo grandi.",
     invalidJson: 'Il corpo della richiesta non è un JSON valido.',
     invalidRequest: 'La richiesta non è valida.',
     notFound: 'Qui non c’è niente: controlla il percorso e il metodo.',

@@ -58,6 +58,7 @@ export const ja: Translation = {
   },
   http: {
     bodyTooLarge: 'リクエスト本文が大きすぎます。',
+    headersTooLarge: 'リクエストのヘッダーまたはアドレスが大きすぎます。',
     invalidJson: 'リクエスト本文が有効な JSON ではありません。',
     invalidRequest: 'リクエストが正しくありません。',
     notFound: 'ここには何もありません。パスとメソッドを確認してください。',

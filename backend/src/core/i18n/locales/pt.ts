@@ -58,6 +58,7 @@ export const pt: Translation = {
   },
   http: {
     bodyTooLarge: 'O corpo da solicitação é grande demais.',
+    headersTooLarge: 'Os cabeçalhos ou o endereço da solicitação são grandes demais.',
     invalidJson: 'O corpo da solicitação não é um JSON válido.',
     invalidRequest: 'A solicitação não é válida.',
     notFound: 'Não há nada aqui: confira o caminho e o método.',

@@ -58,6 +58,7 @@ export const zh: Translation = {
   },
   http: {
     bodyTooLarge: '请求正文过大。',
+    headersTooLarge: '请求头或地址过大。',
     invalidJson: '请求正文不是有效的 JSON。',
     invalidRequest: '请求无效。',
     notFound: '这里什么都没有：请检查路径和方法。',
