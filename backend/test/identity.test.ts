@@ -200,7 +200,8 @@ describe('Identity: sign-in with stand-in providers, sessions, roles (real Postg
       }
       const html = await response.text();
       const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
-      if (response.status !== 200 || !action) throw new Error(`OIDC stand-in answered ${response.status}: ${html.replace(/<head>[\s\S]*<\/head>/, '').slice(0, 400)}`);
+      if (response.status !== 200 || !action)
+        throw new Error(`OIDC stand-in answered ${response.status}: ${html.replace(/<head>[\s\S]*<\/head>/, '').slice(0, 400)}`);
       next = new URL(decodeHtml(action), next);
       method = 'POST';
       body = new URLSearchParams({ email });
@@ -723,7 +724,7 @@ describe('Identity: sign-in with stand-in providers, sessions, roles (real Postg
       expect(again.user.id).toBe(first.user.id);
     });
 
-    it('a row on one tenant (its own issuer, not the template) signs in that tenant\'s people and refuses a token of another tenant', async () => {
+    it("a row on one tenant (its own issuer, not the template) signs in that tenant's people and refuses a token of another tenant", async () => {
       const tenant = s.microsoft.organizationTenant;
       const row = (base: string) => ({ base_url: `${base}/v2.0`, auth_url: `${base}/oauth2/v2.0/authorize`, token_url: `${base}/oauth2/v2.0/token` });
       expect((await putProvider('microsoft', row(`${s.microsoft.url}/${tenant}`))).status).toBe(200);
