@@ -43,7 +43,10 @@ for (const provider of ['github', 'google', 'microsoft', 'apple'] as const) {
   });
 }
 
-test('Microsoft: a work account whose tenant verified its domain (xms_edov) signs in; one whose tenant did not is refused and told why', async ({ page, request }) => {
+test('Microsoft: a work account whose tenant verified its domain (xms_edov) signs in; one whose tenant did not is refused and told why', async ({
+  page,
+  request,
+}) => {
   // The stand-in (e2e/scripts/run.mjs) knows both as work accounts of one Entra tenant (decision 0039).
   await invite(request, adminToken, 'wanda@contoso.example');
   await invite(request, adminToken, 'mallory@unverified.example');

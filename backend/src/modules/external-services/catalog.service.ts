@@ -89,7 +89,18 @@ export function withoutAppConfiguration(service: ExternalServiceDto): ExternalSe
 }
 
 /** What a login-type row never holds: its provider's OAuth app is the login provider row (decision 0040). */
-const LOGIN_ROW_APP_FIELDS = ['app_id', 'app_secret', 'api_key', 'scopes', 'base_url', 'auth_url', 'token_url', 'redirect_url', 'user_url', 'revoke_url'] as const;
+const LOGIN_ROW_APP_FIELDS = [
+  'app_id',
+  'app_secret',
+  'api_key',
+  'scopes',
+  'base_url',
+  'auth_url',
+  'token_url',
+  'redirect_url',
+  'user_url',
+  'revoke_url',
+] as const;
 
 /**
  * The identity provider behind a login-type row: `<provider>login` (githublogin → github), or null

@@ -81,7 +81,8 @@ export async function startMicrosoftStandIn(options) {
 
   /** The tenant part of a request path decides who may sign in (as Microsoft's endpoints do). @returns {string | undefined} an AADSTS error */
   function refusal(/** @type {string} */ tenant, /** @type {Required<MicrosoftAccount>} */ who) {
-    if (tenant === 'consumers' && who.kind !== 'personal') return 'AADSTS50020: User account from identity provider does not exist in tenant and cannot access the application.';
+    if (tenant === 'consumers' && who.kind !== 'personal')
+      return 'AADSTS50020: User account from identity provider does not exist in tenant and cannot access the application.';
     if (tenant === 'organizations' && who.kind === 'personal') return 'AADSTS50020: Personal Microsoft accounts cannot sign in to the organizations endpoint.';
     if (GUID.test(tenant) && tenant !== who.tenantId) return `AADSTS50020: User account ${who.email} does not exist in tenant ${tenant}.`;
     return undefined;
@@ -149,7 +150,27 @@ export async function startMicrosoftStandIn(options) {
           http_logout_supported: true,
           frontchannel_logout_supported: true,
           end_session_endpoint: `${url}/${tenant}/oauth2/v2.0/logout`,
-          claims_supported: ['sub', 'iss', 'cloud_instance_name', 'cloud_instance_host_name', 'cloud_graph_host_name', 'msgraph_host', 'aud', 'exp', 'iat', 'auth_time', 'acr', 'nonce', 'preferred_username', 'name', 'tid', 'ver', 'at_hash', 'c_hash', 'email'],
+          claims_supported: [
+            'sub',
+            'iss',
+            'cloud_instance_name',
+            'cloud_instance_host_name',
+            'cloud_graph_host_name',
+            'msgraph_host',
+            'aud',
+            'exp',
+            'iat',
+            'auth_time',
+            'acr',
+            'nonce',
+            'preferred_username',
+            'name',
+            'tid',
+            'ver',
+            'at_hash',
+            'c_hash',
+            'email',
+          ],
           tenant_region_scope: null,
           cloud_instance_name: 'microsoftonline.com',
         });
@@ -201,7 +222,14 @@ export async function startMicrosoftStandIn(options) {
         const refused = refusal(tenant, who);
         if (refused) return aadError(res, refused);
         const code = `0.A${randomToken(48)}`;
-        codes.set(code, { redirectUri: flow.redirectUri, codeChallenge: flow.codeChallenge, nonce: flow.nonce, scope: flow.scope, account: who, expiresAt: Date.now() + CODE_TTL_MS });
+        codes.set(code, {
+          redirectUri: flow.redirectUri,
+          codeChallenge: flow.codeChallenge,
+          nonce: flow.nonce,
+          scope: flow.scope,
+          account: who,
+          expiresAt: Date.now() + CODE_TTL_MS,
+        });
         const back = new URL(flow.redirectUri);
         back.searchParams.set('code', code);
         if (flow.state !== undefined) back.searchParams.set('state', flow.state);
@@ -236,8 +264,10 @@ export async function startMicrosoftStandIn(options) {
         if (body.grant_type !== 'authorization_code') return fail('unsupported_grant_type', 'AADSTS70003: The app requested an unsupported grant type.');
         const grant = body.code ? codes.get(body.code) : undefined;
         if (body.code) codes.delete(body.code);
-        if (!grant || grant.expiresAt < Date.now()) return fail('invalid_grant', 'AADSTS70008: The provided authorization code or refresh token has expired or was already redeemed.');
-        if (body.redirect_uri !== grant.redirectUri) return fail('invalid_grant', 'AADSTS50148: The redirect_uri does not match the one of the authorization request.');
+        if (!grant || grant.expiresAt < Date.now())
+          return fail('invalid_grant', 'AADSTS70008: The provided authorization code or refresh token has expired or was already redeemed.');
+        if (body.redirect_uri !== grant.redirectUri)
+          return fail('invalid_grant', 'AADSTS50148: The redirect_uri does not match the one of the authorization request.');
         if (grant.codeChallenge && (!validVerifier(body.code_verifier) || s256(body.code_verifier) !== grant.codeChallenge))
           return fail('invalid_grant', 'AADSTS501481: The Code_Verifier does not match the code_challenge supplied in the authorization request.');
         const { claims, token } = await idToken(grant.account, grant.scope, grant.nonce);
@@ -263,7 +293,14 @@ export async function startMicrosoftStandIn(options) {
         const who = bearer ? accessTokens.get(bearer) : undefined;
         if (!who) return sendJson(res, 401, { error: { code: 'InvalidAuthenticationToken', message: 'Access token is empty or invalid.' } });
         const [given, ...family] = who.name.split(' ');
-        return sendJson(res, 200, { sub: subjectOf(who), name: who.name, family_name: family.join(' '), given_name: given, picture: `${url}/v1.0/me/photo/$value`, email: who.email });
+        return sendJson(res, 200, {
+          sub: subjectOf(who),
+          name: who.name,
+          family_name: family.join(' '),
+          given_name: given,
+          picture: `${url}/v1.0/me/photo/$value`,
+          email: who.email,
+        });
       }
 
       return sendJson(res, 404, { error: 'not_found' });
