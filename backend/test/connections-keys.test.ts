@@ -240,6 +240,8 @@ describe('connections: key rotation re-seals every secret without downtime (real
     await t.db.query(
       `update service_connections c set expires_at = now() + interval '60 seconds', last_refresh_at = now() - interval '1 hour' from external_services s where s.id = c.service_id and s.service_name = 'fitbit'`,
     );
+    // The spent refresh token's grace window starts again now, so the sweeper leaves its successor pair to the rotation.
+    expect((await t.db.query(`update oauth_tokens set refresh_used_at = now() where successor_sealed is not null`)).rowCount).toBe(1);
     const { result } = await requestRotation({
       redisUrl: TEST_REDIS_URL,
       queuePrefix: t.queuePrefix,
@@ -305,6 +307,7 @@ describe('connections: key rotation re-seals every secret without downtime (real
     // The authorization server: the JWKS, an ID token signed with the (re-sealed) key, and the spent refresh
     // token's grace answer (the re-sealed successor pair).
     await verifiedIdToken(nextUrl);
+    expect((await t.db.query(`update oauth_tokens set refresh_used_at = now() where successor_sealed is not null`)).rowCount).toBe(1);
     const again = await tokenRequest(nextUrl, { grant_type: 'refresh_token', refresh_token: spent.refreshToken });
     expect(again.status).toBe(200);
     const replayed = await json(again);
