@@ -88,6 +88,20 @@ export function withoutAppConfiguration(service: ExternalServiceDto): ExternalSe
   return { ...service, app_id: null, app_secret: '', extra_auth_params: {}, extra_headers: {}, api_key_header: null, api_key: '' };
 }
 
+/** What a login-type row never holds: its provider's OAuth app is the login provider row (decision 0040). */
+const LOGIN_ROW_APP_FIELDS = [
+  'app_id',
+  'app_secret',
+  'api_key',
+  'scopes',
+  'base_url',
+  'auth_url',
+  'token_url',
+  'redirect_url',
+  'user_url',
+  'revoke_url',
+] as const;
+
 /**
  * The identity provider behind a login-type row: `<provider>login` (githublogin → github), or null
  * for any other row. Such a row is connected when the person signs in with that provider.
@@ -313,6 +327,14 @@ export class CatalogService implements OnApplicationBootstrap {
       const local = firstPrivateUrlField(input, SERVICE_URL_FIELDS);
       if (local) throw new ServicesError(ServicesErrorCode.PrivateServiceUrl, msg('services.privateServiceUrl', { field: local }));
     }
+    // A login-type row is the card of a sign-in provider whose app is its login provider row (decision 0040).
+    if (input.service_type === 'login') {
+      const field = LOGIN_ROW_APP_FIELDS.find((name) => {
+        const value = input[name];
+        return typeof value === 'string' && value.trim() !== '' && value !== SECRET_MASK;
+      });
+      if (field) throw new ServicesError(ServicesErrorCode.LoginTypeService, msg('services.loginRowHoldsNoApp', { field }));
+    }
     if (input.service_name !== service.serviceName && (await this.em.count(ExternalService, { serviceName: input.service_name }))) {
       throw new ServicesError(ServicesErrorCode.ServiceExists, msg('services.serviceExists', { name: input.service_name }));
     }
@@ -349,6 +371,10 @@ export class CatalogService implements OnApplicationBootstrap {
     }
     if (input.api_key !== undefined && input.api_key !== SECRET_MASK) {
       service.apiKeyEncrypted = input.api_key ? this.vault.seal(TABLE, service.id, 'api_key', input.api_key) : null;
+    }
+    if (service.serviceType === 'login') {
+      Object.assign(service, { appId: null, appSecretEncrypted: null, apiKeyEncrypted: null, scopes: null, baseUrl: null, authUrl: null, tokenUrl: null });
+      Object.assign(service, { redirectUrl: null, userUrl: null, revokeUrl: null });
     }
     await this.em.flush();
     // This process sees the change at once; the others within API_TARGET_CACHE_MS.

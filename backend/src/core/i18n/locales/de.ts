@@ -160,6 +160,8 @@ export const de: Translation = {
     connectionCompletedElsewhere: 'Diese Verbindung wurde gerade in einem anderen Tab abgeschlossen.',
     credentialsGone: 'Deine Zugangsdaten für diesen Dienst gibt es nicht mehr: Verbinde ihn neu.',
     inactive: 'Dieser Dienst ist gerade nicht aktiv.',
+    loginRowHoldsNoApp:
+      'Eine Anmeldezeile speichert keine OAuth-App ({{field}}): Client-ID, Secret und URLs von GitHub werden unter Login-Anbieter eingerichtet.',
     loginOnly: 'Dieser Dienst dient zur Anmeldung: Er wird nicht über die Übersicht verbunden.',
     missingUrls: 'Bei diesem Dienst fehlen die URLs.',
     noCredentials: 'Du hast für diesen Dienst keine Zugangsdaten gespeichert.',

@@ -159,6 +159,7 @@ export const en: Translation = {
     connectionCompletedElsewhere: 'This connection was just completed in another tab.',
     credentialsGone: 'Your credentials for this service no longer exist: connect it again.',
     inactive: 'This service is not active right now.',
+    loginRowHoldsNoApp: "A sign-in row holds no OAuth app ({{field}}): GitHub's client id, secret and URLs are set under Login Providers.",
     loginOnly: 'This is a sign-in service: it is not connected from the dashboard.',
     missingUrls: 'This service is missing its URLs.',
     noCredentials: 'You have not saved any credentials for this service.',

@@ -161,6 +161,8 @@ export const es = {
     connectionCompletedElsewhere: 'Esta conexión se acaba de completar en otra pestaña.',
     credentialsGone: 'Tus credenciales para este servicio ya no existen: vuelve a conectarlo.',
     inactive: 'Este servicio no está activo ahora mismo.',
+    loginRowHoldsNoApp:
+      'Una fila de inicio de sesión no guarda aplicación OAuth ({{field}}): el id, el secreto y las URL de GitHub se configuran en Proveedores de Login.',
     loginOnly: 'Este servicio es de inicio de sesión: no se conecta desde el escritorio.',
     missingUrls: 'A este servicio le faltan sus URL.',
     noCredentials: 'No has guardado credenciales para este servicio.',

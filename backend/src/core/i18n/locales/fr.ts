@@ -160,6 +160,8 @@ export const fr: Translation = {
     connectionCompletedElsewhere: 'Cette connexion vient d’être finalisée dans un autre onglet.',
     credentialsGone: 'Vos identifiants pour ce service n’existent plus : reconnectez-le.',
     inactive: 'Ce service n’est pas actif pour le moment.',
+    loginRowHoldsNoApp:
+      "Une ligne de connexion ne contient pas d'application OAuth ({{field}}) : l'identifiant, le secret et les URL de GitHub se configurent dans Fournisseurs de connexion.",
     loginOnly: 'C’est un service de connexion : il ne se connecte pas depuis le tableau de bord.',
     missingUrls: 'Il manque les URL de ce service.',
     noCredentials: 'Vous n’avez pas enregistré d’identifiants pour ce service.',

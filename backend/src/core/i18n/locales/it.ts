@@ -159,6 +159,7 @@ export const it: Translation = {
     connectionCompletedElsewhere: 'Questa connessione è appena stata completata in un’altra scheda.',
     credentialsGone: 'Le tue credenziali per questo servizio non esistono più: ricollegalo.',
     inactive: 'Questo servizio non è attivo al momento.',
+    loginRowHoldsNoApp: "Una riga di accesso non contiene un'app OAuth ({{field}}): ID client, segreto e URL di GitHub si configurano in Provider di login.",
     loginOnly: 'Questo è un servizio di accesso: non si connette dalla bacheca.',
     missingUrls: 'A questo servizio mancano gli URL.',
     noCredentials: 'Non hai salvato credenziali per questo servizio.',

@@ -159,6 +159,8 @@ export const ja: Translation = {
     connectionCompletedElsewhere: 'この接続は別のタブで完了しました。',
     credentialsGone: 'このサービスの認証情報はもう存在しません。もう一度接続してください。',
     inactive: 'このサービスは現在無効になっています。',
+    loginRowHoldsNoApp:
+      'ログイン用の行は OAuth アプリ（{{field}}）を保持しません。GitHub のクライアント ID、シークレット、URL は「ログインプロバイダー」で設定します。',
     loginOnly: 'このサービスはログイン用のため、ダッシュボードからは接続できません。',
     missingUrls: 'このサービスの URL が設定されていません。',
     noCredentials: 'このサービスの認証情報は保存されていません。',

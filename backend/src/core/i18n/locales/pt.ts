@@ -159,6 +159,8 @@ export const pt: Translation = {
     connectionCompletedElsewhere: 'Esta conexão acabou de ser concluída em outra aba.',
     credentialsGone: 'Suas credenciais para este serviço não existem mais: conecte-o de novo.',
     inactive: 'Este serviço não está ativo no momento.',
+    loginRowHoldsNoApp:
+      'Uma linha de login não guarda app OAuth ({{field}}): o id do cliente, o segredo e as URLs do GitHub são configurados em Provedores de Login.',
     loginOnly: 'Este é um serviço de login: ele não é conectado pelo painel.',
     missingUrls: 'Faltam as URLs deste serviço.',
     noCredentials: 'Você não salvou credenciais para este serviço.',

@@ -159,6 +159,7 @@ export const zh: Translation = {
     connectionCompletedElsewhere: '此连接刚刚已在另一个标签页中完成。',
     credentialsGone: '你在此服务的凭据已不存在：请重新连接。',
     inactive: '此服务目前未启用。',
+    loginRowHoldsNoApp: '登录行不保存 OAuth 应用（{{field}}）：GitHub 的客户端 ID、密钥和 URL 在“登录提供方”中配置。',
     loginOnly: '此服务用于登录，不能从控制台连接。',
     missingUrls: '此服务缺少 URL。',
     noCredentials: '你尚未保存此服务的凭据。',
