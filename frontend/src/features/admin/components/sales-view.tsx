@@ -23,6 +23,9 @@ import { SALES_PAGE_SIZE, useSalesAttentionEvents, useSalesMembers, useSalesRefu
 
 const EDITION_NAMES: Record<EditionId, string> = { elite: 'Élite', prestige: 'Prestige', legacy: 'Legacy' };
 
+/** The editions table's number columns: headers may wrap ("Ingresos mensuales (MRR)"), so all eight fit beside the menu at 1280 px. */
+const NUMBER_HEADER = 'text-right align-bottom whitespace-normal';
+
 const euros = (cents: number) => formatPrice(cents / 100, 'EUR', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 const STATUS_STYLE: Record<SalesMember['status'], string> = {
@@ -46,7 +49,7 @@ function StatusBadge({ status }: { status: SalesMember['status'] }) {
 function MemberEmail({ member }: { member: SalesMember }) {
   const { t } = useTranslation();
   return member.email ? (
-    <span className="break-all">{member.email}</span>
+    <span className="whitespace-nowrap">{member.email}</span>
   ) : (
     <span className="text-muted-foreground italic" data-testid="sales-erased">
       {t('admin.sales.erased')}
@@ -116,17 +119,17 @@ function EditionsTable({ summary, loading, labelledBy }: { summary?: SalesSummar
     </>
   );
   return (
-    <AdminTable pinFirstColumn aria-labelledby={labelledBy} data-testid="sales-editions" className="min-w-[52rem]">
+    <AdminTable pinFirstColumn aria-labelledby={labelledBy} data-testid="sales-editions" className="min-w-[44rem]">
       <thead>
         <tr>
-          <Th>{t('admin.sales.columns.edition')}</Th>
-          <Th className="text-right">{t('admin.sales.columns.seatLimit')}</Th>
-          <Th className="text-right">{t('admin.sales.columns.sold')}</Th>
-          <Th className="text-right">{t('admin.sales.columns.reserved')}</Th>
-          <Th className="text-right">{t('admin.sales.columns.free')}</Th>
-          <Th className="text-right">{t('admin.sales.columns.activeMembers')}</Th>
-          <Th className="text-right">{t('admin.sales.columns.mrr')}</Th>
-          <Th className="text-right">{t('admin.sales.columns.collected')}</Th>
+          <Th className="align-bottom">{t('admin.sales.columns.edition')}</Th>
+          <Th className={NUMBER_HEADER}>{t('admin.sales.columns.seatLimit')}</Th>
+          <Th className={NUMBER_HEADER}>{t('admin.sales.columns.sold')}</Th>
+          <Th className={NUMBER_HEADER}>{t('admin.sales.columns.reserved')}</Th>
+          <Th className={NUMBER_HEADER}>{t('admin.sales.columns.free')}</Th>
+          <Th className={NUMBER_HEADER}>{t('admin.sales.columns.activeMembers')}</Th>
+          <Th className={NUMBER_HEADER}>{t('admin.sales.columns.mrr')}</Th>
+          <Th className={NUMBER_HEADER}>{t('admin.sales.columns.collected')}</Th>
         </tr>
       </thead>
       <tbody>
@@ -258,7 +261,7 @@ function MembersBlock({ id }: { id: string }) {
       >
         <thead>
           <tr>
-            <Th>{t('admin.sales.columns.memberNumber')}</Th>
+            <Th className="w-24 whitespace-normal">{t('admin.sales.columns.memberNumber')}</Th>
             <Th>{t('admin.sales.columns.email')}</Th>
             <Th>{t('admin.sales.columns.edition')}</Th>
             <Th>{t('admin.sales.columns.status')}</Th>
@@ -274,7 +277,7 @@ function MembersBlock({ id }: { id: string }) {
             members.data.items.map((member) => (
               <Tr key={member.member_number} data-testid="sales-member" data-number={member.member_number}>
                 <Td className="font-medium tabular-nums">{formatNumber(member.member_number, { useGrouping: false })}</Td>
-                <Td className="min-w-[14rem]">
+                <Td>
                   <MemberEmail member={member} />
                 </Td>
                 <Td className="whitespace-nowrap">{EDITION_NAMES[member.edition]}</Td>
@@ -319,7 +322,7 @@ function RefundsBlock({ id }: { id: string }) {
       <AdminTable pinFirstColumn aria-labelledby={id} data-testid="sales-refunds" className="min-w-[40rem]">
         <thead>
           <tr>
-            <Th>{t('admin.sales.columns.memberNumber')}</Th>
+            <Th className="w-24 whitespace-normal">{t('admin.sales.columns.memberNumber')}</Th>
             <Th>{t('admin.sales.columns.email')}</Th>
             <Th>{t('admin.sales.columns.status')}</Th>
             <Th>{t('admin.sales.columns.statusAt')}</Th>
@@ -334,7 +337,7 @@ function RefundsBlock({ id }: { id: string }) {
             refunds.data.items.map((member) => (
               <Tr key={member.member_number} data-testid="sales-refund" data-number={member.member_number}>
                 <Td className="font-medium tabular-nums">{formatNumber(member.member_number, { useGrouping: false })}</Td>
-                <Td className="min-w-[14rem]">
+                <Td>
                   <MemberEmail member={member} />
                 </Td>
                 <Td>
