@@ -53,7 +53,7 @@ export const SalesSummarySchema = z
   .meta({ id: 'SalesSummary' });
 export type SalesSummary = z.infer<typeof SalesSummarySchema>;
 
-const digitsOrEmpty = (max: number) => z.coerce.number().int().min(1).max(max);
+const positiveInt = (max: number) => z.coerce.number().int().min(1).max(max);
 
 /** Filters of the members list and of its CSV export. `q`: part of an e-mail, or a member number. */
 export const SalesMembersFilterSchema = z
@@ -66,8 +66,8 @@ export const SalesMembersFilterSchema = z
 export type SalesMembersFilter = z.infer<typeof SalesMembersFilterSchema>;
 
 export const SalesMembersQuerySchema = SalesMembersFilterSchema.extend({
-  page: digitsOrEmpty(100_000).default(1),
-  page_size: digitsOrEmpty(SALES_MEMBERS_PAGE_SIZE_MAX).default(25),
+  page: positiveInt(100_000).default(1),
+  page_size: positiveInt(SALES_MEMBERS_PAGE_SIZE_MAX).default(25),
 }).strict();
 export type SalesMembersParams = z.infer<typeof SalesMembersQuerySchema>;
 
