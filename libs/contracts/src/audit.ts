@@ -45,6 +45,7 @@ export const AUDIT_ACTIONS = [
   'admin.vault_key_rotation_requested',
   'admin.queue_job_retried',
   'admin.queue_job_discarded',
+  'admin.sales_members_exported',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

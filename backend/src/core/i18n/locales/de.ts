@@ -155,6 +155,26 @@ export const de: Translation = {
     unknownClient: 'Diese App gibt es nicht oder sie ist deaktiviert.',
     unknownScopeNamed: 'Unbekannte Berechtigung: {{scope}}.',
   },
+  sales: {
+    csv: {
+      memberNumber: 'Mitgliedsnummer',
+      email: 'E-Mail',
+      edition: 'Edition',
+      status: 'Status',
+      monthlyPrice: 'Monatspreis (EUR)',
+      since: 'Beitritt',
+      statusSince: 'Status seit',
+    },
+    erasedAccount: 'Konto gelöscht',
+    statuses: {
+      active: 'Aktiv',
+      pastDue: 'Zahlung ausstehend',
+      cancelled: 'Gekündigt',
+      pendingPayment: 'Zahlung in Bearbeitung',
+      refunded: 'Erstattet',
+      disputed: 'Angefochten',
+    },
+  },
   services: {
     connectLinkExpired: 'Dieser Verbindungslink ist nicht mehr gültig. Klicke noch einmal auf Verbinden.',
     connectionCompletedElsewhere: 'Diese Verbindung wurde gerade in einem anderen Tab abgeschlossen.',

@@ -154,6 +154,26 @@ export const en: Translation = {
     unknownClient: 'This application does not exist or is disabled.',
     unknownScopeNamed: 'Unknown permission: {{scope}}.',
   },
+  sales: {
+    csv: {
+      memberNumber: 'Member number',
+      email: 'Email',
+      edition: 'Edition',
+      status: 'Status',
+      monthlyPrice: 'Monthly price (EUR)',
+      since: 'Joined',
+      statusSince: 'Status since',
+    },
+    erasedAccount: 'Account deleted',
+    statuses: {
+      active: 'Active',
+      pastDue: 'Payment due',
+      cancelled: 'Cancelled',
+      pendingPayment: 'Payment settling',
+      refunded: 'Refunded',
+      disputed: 'Disputed',
+    },
+  },
   services: {
     connectLinkExpired: 'This connection link is no longer valid. Click Connect again.',
     connectionCompletedElsewhere: 'This connection was just completed in another tab.',

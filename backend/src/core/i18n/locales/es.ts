@@ -156,6 +156,26 @@ export const es = {
     unknownClient: 'Esta aplicación no existe o está desactivada.',
     unknownScopeNamed: 'Permiso desconocido: {{scope}}.',
   },
+  sales: {
+    csv: {
+      memberNumber: 'Número de miembro',
+      email: 'Email',
+      edition: 'Edición',
+      status: 'Estado',
+      monthlyPrice: 'Precio mensual (EUR)',
+      since: 'Alta',
+      statusSince: 'Estado desde',
+    },
+    erasedAccount: 'Cuenta eliminada',
+    statuses: {
+      active: 'Activa',
+      pastDue: 'Pago pendiente',
+      cancelled: 'Cancelada',
+      pendingPayment: 'Pago en curso',
+      refunded: 'Reembolsada',
+      disputed: 'En disputa',
+    },
+  },
   services: {
     connectLinkExpired: 'Este enlace de conexión ya no es válido. Vuelve a pulsar Conectar.',
     connectionCompletedElsewhere: 'Esta conexión se acaba de completar en otra pestaña.',

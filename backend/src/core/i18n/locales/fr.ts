@@ -155,6 +155,26 @@ export const fr: Translation = {
     unknownClient: 'Cette application n’existe pas ou est désactivée.',
     unknownScopeNamed: 'Autorisation inconnue : {{scope}}.',
   },
+  sales: {
+    csv: {
+      memberNumber: 'Numéro de membre',
+      email: 'E-mail',
+      edition: 'Édition',
+      status: 'Statut',
+      monthlyPrice: 'Prix mensuel (EUR)',
+      since: 'Adhésion',
+      statusSince: 'Statut depuis',
+    },
+    erasedAccount: 'Compte supprimé',
+    statuses: {
+      active: 'Active',
+      pastDue: 'Paiement en attente',
+      cancelled: 'Annulée',
+      pendingPayment: 'Paiement en cours',
+      refunded: 'Remboursée',
+      disputed: 'Contestée',
+    },
+  },
   services: {
     connectLinkExpired: 'Ce lien de connexion n’est plus valide. Cliquez à nouveau sur Connecter.',
     connectionCompletedElsewhere: 'Cette connexion vient d’être finalisée dans un autre onglet.',

@@ -154,6 +154,26 @@ export const it: Translation = {
     unknownClient: 'Questa app non esiste o è disattivata.',
     unknownScopeNamed: 'Autorizzazione sconosciuta: {{scope}}.',
   },
+  sales: {
+    csv: {
+      memberNumber: 'Numero di socio',
+      email: 'Email',
+      edition: 'Edizione',
+      status: 'Stato',
+      monthlyPrice: 'Prezzo mensile (EUR)',
+      since: 'Iscrizione',
+      statusSince: 'Stato dal',
+    },
+    erasedAccount: 'Account eliminato',
+    statuses: {
+      active: 'Attiva',
+      pastDue: 'Pagamento in sospeso',
+      cancelled: 'Annullata',
+      pendingPayment: 'Pagamento in corso',
+      refunded: 'Rimborsata',
+      disputed: 'Contestata',
+    },
+  },
   services: {
     connectLinkExpired: 'Questo link di connessione non è più valido. Premi di nuovo Connetti.',
     connectionCompletedElsewhere: 'Questa connessione è appena stata completata in un’altra scheda.',

@@ -154,6 +154,26 @@ export const ja: Translation = {
     unknownClient: 'このアプリは存在しないか、無効になっています。',
     unknownScopeNamed: '不明な権限です：{{scope}}。',
   },
+  sales: {
+    csv: {
+      memberNumber: '会員番号',
+      email: 'メールアドレス',
+      edition: 'エディション',
+      status: '状態',
+      monthlyPrice: '月額料金 (EUR)',
+      since: '加入日',
+      statusSince: '状態の変更日',
+    },
+    erasedAccount: '削除されたアカウント',
+    statuses: {
+      active: '有効',
+      pastDue: '支払い待ち',
+      cancelled: '解約済み',
+      pendingPayment: '支払い処理中',
+      refunded: '返金済み',
+      disputed: '異議申し立て中',
+    },
+  },
   services: {
     connectLinkExpired: 'この接続リンクは無効になりました。もう一度「接続」を押してください。',
     connectionCompletedElsewhere: 'この接続は別のタブで完了しました。',

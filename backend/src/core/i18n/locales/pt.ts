@@ -154,6 +154,26 @@ export const pt: Translation = {
     unknownClient: 'Este aplicativo não existe ou está desativado.',
     unknownScopeNamed: 'Permissão desconhecida: {{scope}}.',
   },
+  sales: {
+    csv: {
+      memberNumber: 'Número de membro',
+      email: 'Endereço de email',
+      edition: 'Edição',
+      status: 'Situação',
+      monthlyPrice: 'Preço mensal (EUR)',
+      since: 'Adesão',
+      statusSince: 'Situação desde',
+    },
+    erasedAccount: 'Conta eliminada',
+    statuses: {
+      active: 'Ativa',
+      pastDue: 'Pagamento pendente',
+      cancelled: 'Cancelamento feito',
+      pendingPayment: 'Pagamento em curso',
+      refunded: 'Reembolso feito',
+      disputed: 'Em disputa',
+    },
+  },
   services: {
     connectLinkExpired: 'Este link de conexão não é mais válido. Clique em Conectar de novo.',
     connectionCompletedElsewhere: 'Esta conexão acabou de ser concluída em outra aba.',

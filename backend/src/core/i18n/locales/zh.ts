@@ -154,6 +154,26 @@ export const zh: Translation = {
     unknownClient: '此应用不存在或已停用。',
     unknownScopeNamed: '未知权限：{{scope}}。',
   },
+  sales: {
+    csv: {
+      memberNumber: '会员编号',
+      email: '电子邮件',
+      edition: '版本',
+      status: '状态',
+      monthlyPrice: '月费 (EUR)',
+      since: '加入日期',
+      statusSince: '状态更新于',
+    },
+    erasedAccount: '已删除的账户',
+    statuses: {
+      active: '有效',
+      pastDue: '待付款',
+      cancelled: '已取消',
+      pendingPayment: '付款处理中',
+      refunded: '已退款',
+      disputed: '争议中',
+    },
+  },
   services: {
     connectLinkExpired: '此连接链接已失效，请再次点击“连接”。',
     connectionCompletedElsewhere: '此连接刚刚已在另一个标签页中完成。',
