@@ -60,7 +60,7 @@ function SetupBody({ target, onDone }: { target: SetupTarget & { name: string; c
 
   return (
     <div className="flex min-h-0 flex-1 flex-col gap-4">
-      <div className="-mx-6 grid min-h-0 flex-1 content-start gap-5 overflow-y-auto px-6 pt-1 pb-2 sm:-mx-7 sm:px-7">
+      <div className="-mx-6 grid min-h-0 flex-1 grid-cols-1 content-start gap-5 overflow-y-auto px-6 pt-1 pb-2 sm:-mx-7 sm:px-7 [&>*]:min-w-0">
         <CopyField label={t('admin.setup.redirectUri')} value={target.callbackUrl} testId="setup-redirect-uri" />
         <p className="-mt-3 text-xs text-muted-foreground">{t('admin.setup.redirectHint')}</p>
 
@@ -72,7 +72,7 @@ function SetupBody({ target, onDone }: { target: SetupTarget & { name: string; c
         </div>
 
         {/* Announced when the answer arrives; the list itself is read on demand. */}
-        <div aria-live="polite" className="grid gap-3">
+        <div aria-live="polite" className="grid grid-cols-1 gap-3">
           {check.isError && (
             <Alert variant="error" data-testid="setup-error">
               {t('admin.setup.failed', { message: apiErrorMessage(check.error) ?? '' })}
@@ -94,14 +94,14 @@ function CheckResults({ report }: { report: ConfigurationCheck }) {
   const { t } = useTranslation();
   const failed = report.checks.filter((item) => !item.ok).length;
   return (
-    <section aria-labelledby="setup-results-title" className="grid gap-3" data-testid="setup-results" data-ok={String(report.ok)}>
+    <section aria-labelledby="setup-results-title" className="grid min-w-0 grid-cols-1 gap-3" data-testid="setup-results" data-ok={String(report.ok)}>
       <h3 id="setup-results-title" className="text-sm font-semibold">
         {t('admin.setup.resultsTitle')}
       </h3>
       <Alert variant={report.ok ? 'success' : 'warning'} data-testid="setup-summary">
         {report.ok ? t('admin.setup.allOk') : t('admin.setup.problems', { count: failed })}
       </Alert>
-      <ul className="grid gap-2">
+      <ul className="grid grid-cols-1 gap-2">
         {report.checks.map((item) => (
           <li
             key={item.id}
@@ -120,7 +120,8 @@ function CheckResults({ report }: { report: ConfigurationCheck }) {
                 <span className="sr-only">{item.ok ? t('admin.setup.passed') : t('admin.setup.notPassed')}: </span>
                 {KNOWN_CHECKS.has(item.id) ? t(`admin.setup.checks.${item.id}`) : item.id}
               </p>
-              <p className={cn('break-words', item.ok ? 'text-muted-foreground' : 'text-red-800')}>{item.message}</p>
+              {/* Messages carry URLs: they wrap anywhere rather than widen the dialog. */}
+              <p className={cn('[overflow-wrap:anywhere]', item.ok ? 'text-muted-foreground' : 'text-red-800')}>{item.message}</p>
             </div>
           </li>
         ))}
