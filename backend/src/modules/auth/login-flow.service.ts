@@ -14,7 +14,7 @@ import { BetaInvitesService } from './beta-invites.service.js';
 import { DEV_CLIENT_ID, DevIdpService } from './dev-idp/dev-idp.service.js';
 import { UserIdentity } from './entities/user-identity.entity.js';
 import { familyOf, type ProviderFamily } from './login-providers.defaults.js';
-import { LoginProvidersService } from './login-providers.service.js';
+import { loginCallbackUrl, LoginProvidersService } from './login-providers.service.js';
 import { microsoftEmailVerdict, microsoftEmailVerified } from './microsoft-email.js';
 import { hashBrowserBinding, LoginStateStore, type LoginState } from './login-state.store.js';
 import { OidcVerifier } from './oidc-verifier.js';
@@ -114,7 +114,7 @@ export class LoginFlowService {
     const family = familyOf(name);
     const row = family ? await this.providers.findByName(name) : null;
     if (!family || !row) throw new AuthError(AuthErrorCode.UnknownProvider, msg('auth.unknownLoginProvider', { provider: name }));
-    const redirectUri = row.redirectUrl || `${this.config.appUrl}/login/${name}/callback`;
+    const redirectUri = loginCallbackUrl(row, this.config.appUrl);
     if (!row.appId) {
       if (!this.devIdp.enabled) throw new AuthError(AuthErrorCode.ProviderUnavailable, msg('auth.loginProviderNotConfigured', { provider: name }));
       const { issuer, clientSecret } = await this.devIdp.endpoint();

@@ -40,8 +40,20 @@ export function availabilityOf(
   return { unavailable_reason: hasClient && hasUrls ? null : 'not_configured', dev_provider: devProvider };
 }
 
+/**
+ * The redirect URI to register at the provider: the row's own, or `APP_URL/callback/<service>`
+ * (what Conectar sends). A login-type row (githublogin) is its login provider's sign-in, so its
+ * URI is that provider's `APP_URL/login/<provider>/callback`.
+ */
+export function serviceCallbackUrl(service: Pick<ExternalService, 'serviceName' | 'serviceType' | 'redirectUrl'>, appUrl: string): string {
+  if (service.redirectUrl) return service.redirectUrl;
+  const provider = loginProviderOf({ service_name: service.serviceName, service_type: service.serviceType });
+  return provider ? `${appUrl}/login/${provider}/callback` : `${appUrl}/callback/${service.serviceName}`;
+}
+
 export function toServiceDto(
   service: ServiceFields,
+  appUrl: string,
   connection?: Pick<Connection, 'status' | 'accountName'>,
   availability: Pick<ExternalServiceDto, 'unavailable_reason' | 'dev_provider'> = availabilityOf(service, { ownCredentials: false, devProvider: false }),
 ): ExternalServiceDto {
@@ -73,6 +85,7 @@ export function toServiceDto(
     revoke_style: service.revokeStyle,
     account_url: service.accountUrl ?? null,
     account_name: connection?.accountName ?? null,
+    callback_url: serviceCallbackUrl(service, appUrl),
     ...availability,
   };
 }
@@ -283,6 +296,7 @@ export class CatalogService implements OnApplicationBootstrap {
           revokeStyle: row.revoke_style,
           accountUrl: row.account_url,
         },
+        this.config.appUrl,
         row.connection_status ? { status: row.connection_status, accountName: row.account_name } : undefined,
         availabilityOf(
           { serviceType: row.service_type, status: row.status, appId: row.app_id, authUrl: row.auth_url, tokenUrl: row.token_url },
@@ -381,6 +395,7 @@ export class CatalogService implements OnApplicationBootstrap {
     this.apiTargets.clear();
     return toServiceDto(
       service,
+      this.config.appUrl,
       undefined,
       availabilityOf(service, { ownCredentials: false, devProvider: await this.devProviders.serves(service.serviceName) }),
     );
