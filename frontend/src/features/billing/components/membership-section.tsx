@@ -6,6 +6,7 @@ import { Alert } from '@/components/ui/alert';
 import { formatDate, formatPrice } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { useMembership } from '../api/get-membership';
+import { MembershipSubscription } from './membership-subscription';
 
 /** How long a return from Stripe waits (polling) for the membership to appear. */
 export const CHECKOUT_CONFIRMATION_WAIT_MS = 60_000;
@@ -95,6 +96,7 @@ function MembershipPanel({ membership }: { membership: Membership }) {
           {t('billing.membership.since', { date: formatDate(since) })}
         </p>
       )}
+      <MembershipSubscription membership={membership} />
     </section>
   );
 }
