@@ -41,13 +41,18 @@ describe('billing with STRIPE_TAX=on: tax at checkout, invoices, the customer po
 
   const json = async (response: Response) => (await response.json()) as Json;
   const checkout = (user: SeededUser) => t.fetch('/api/stripe/create-checkout-session', { method: 'POST', headers: bearer(user.token) });
-  const membership = async (user: SeededUser) => (await json(await t.fetch('/api/billing/membership', { headers: bearer(user.token) }))).membership as Json | null;
+  const membership = async (user: SeededUser) =>
+    (await json(await t.fetch('/api/billing/membership', { headers: bearer(user.token) }))).membership as Json | null;
   const invoices = (user: SeededUser) => t.fetch('/api/billing/invoices', { headers: bearer(user.token) });
   const portal = (user: SeededUser) => t.fetch('/api/billing/portal', { method: 'POST', headers: bearer(user.token) });
   const seatsLeft = async (edition: string) =>
     ((await json(await t.fetch('/api/billing/editions'))).editions as Json[]).find((row) => row.id === edition)!.seats_left as number;
   const webhook = (signed: { payload: string; signature: string }) =>
-    t.fetch('/api/stripe/webhook', { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signed.signature }, body: signed.payload });
+    t.fetch('/api/stripe/webhook', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signed.signature },
+      body: signed.payload,
+    });
   const audits = async (action: string, membershipId: string) =>
     (
       await t.db.query<{ details: Json; actor_id: string | null }>(
@@ -57,14 +62,21 @@ describe('billing with STRIPE_TAX=on: tax at checkout, invoices, the customer po
     ).rows;
   const row = async (user: SeededUser) =>
     (
-      await t.db.query<{ id: string; member_number: number; cancel_at: Date | null; seat_released_at: Date | null; stripe_subscription_id: string; stripe_customer_id: string }>(
-        `select id, member_number, cancel_at, seat_released_at, stripe_subscription_id, stripe_customer_id from memberships where user_id = $1`,
-        [user.id],
-      )
+      await t.db.query<{
+        id: string;
+        member_number: number;
+        cancel_at: Date | null;
+        seat_released_at: Date | null;
+        stripe_subscription_id: string;
+        stripe_customer_id: string;
+      }>(`select id, member_number, cancel_at, seat_released_at, stripe_subscription_id, stripe_customer_id from memberships where user_id = $1`, [user.id])
     ).rows[0]!;
   const eventsApplied = (ids: string[]) =>
     pollUntil(
-      async () => Number((await t.db.query<{ n: string }>(`select count(*) as n from stripe_events where id = any($1) and processed_at is not null`, [ids])).rows[0]!.n) === ids.length,
+      async () =>
+        Number(
+          (await t.db.query<{ n: string }>(`select count(*) as n from stripe_events where id = any($1) and processed_at is not null`, [ids])).rows[0]!.n,
+        ) === ids.length,
       'the events applied',
     );
 
@@ -134,7 +146,11 @@ describe('billing with STRIPE_TAX=on: tax at checkout, invoices, the customer po
     // The PDF link downloads a PDF.
     const pdf = await fetch(body.invoices[0].pdf_url as string);
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
-    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
 
     const none = await invoices(stranger!);
     expect(none.status).toBe(404);
@@ -184,11 +200,14 @@ describe('billing with STRIPE_TAX=on: tax at checkout, invoices, the customer po
     expect(subscription).toMatchObject({ cancel_at_period_end: true, status: 'active' });
     await pollUntil(async () => !!(await membership(member!))?.cancel_at, 'the cancellation date');
     const scheduled = (await membership(member!))!;
-    expect(scheduled).toMatchObject({ status: 'active', edition: 'elite', price_cents: 200, cancel_at: new Date(subscription.cancel_at! * 1000).toISOString() });
+    expect(scheduled).toMatchObject({
+      status: 'active',
+      edition: 'elite',
+      price_cents: 200,
+      cancel_at: new Date(subscription.cancel_at! * 1000).toISOString(),
+    });
     expect(await seatsLeft('elite')).toBe(0);
-    expect(await audits('billing.cancellation_scheduled', before.id)).toEqual([
-      { details: { cancel_at: scheduled.cancel_at }, actor_id: member!.id },
-    ]);
+    expect(await audits('billing.cancellation_scheduled', before.id)).toEqual([{ details: { cancel_at: scheduled.cancel_at }, actor_id: member!.id }]);
     // Until then the member is still a member: no second purchase.
     expect((await checkout(member!)).status).toBe(409);
 
@@ -233,7 +252,12 @@ describe('billing with STRIPE_TAX=on: tax at checkout, invoices, the customer po
     await pollUntil(async () => (await membership(member!))?.status === 'active', 'a member again');
     expect(await membership(member!)).toMatchObject({ edition: 'prestige', price_cents: 300, member_number: before.member_number, cancel_at: null });
     const renewed = await row(member!);
-    expect(renewed).toMatchObject({ id: before.id, seat_released_at: null, stripe_customer_id: before.stripe_customer_id, stripe_subscription_id: repaid.subscription });
+    expect(renewed).toMatchObject({
+      id: before.id,
+      seat_released_at: null,
+      stripe_customer_id: before.stripe_customer_id,
+      stripe_subscription_id: repaid.subscription,
+    });
     // Both subscriptions' invoices are the member's, under the one customer.
     const all = await json(await invoices(member!));
     expect((all.invoices as Json[]).length).toBe(2);

@@ -29,7 +29,12 @@ export interface AppConfig {
   encryptionKeys: string | undefined;
   logLevel: RawConfig['LOG_LEVEL'];
   betaMode: boolean;
-  stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string; /** STRIPE_TAX=on: Stripe Tax, billing address and tax ids at checkout (decision 0047). */ tax: boolean };
+  stripe: {
+    secretKey?: string;
+    webhookSecret?: string;
+    apiUrl?: string;
+    /** STRIPE_TAX=on: Stripe Tax, billing address and tax ids at checkout (decision 0047). */ tax: boolean;
+  };
   billing: { editionLimits: [number, number, number]; checkoutTtlMinutes: number; sweepMs: number };
   /** Background refresh of connections' access tokens (the `token-refresh` queue). */
   tokenRefresh: { sweepMs: number; marginSeconds: number; concurrency: number; keepAliveDays: number };

@@ -70,10 +70,7 @@ export async function applySubscriptionEnded(
   membership.cancelAt = endedAt;
   await tx.flush();
   staged.push(
-    outbox.stage(
-      tx,
-      new MembershipEndedEvent(randomUUID(), membership.id, membership.user?.id ?? null, membership.edition, membership.memberNumber, true),
-    ),
+    outbox.stage(tx, new MembershipEndedEvent(randomUUID(), membership.id, membership.user?.id ?? null, membership.edition, membership.memberNumber, true)),
   );
 }
 

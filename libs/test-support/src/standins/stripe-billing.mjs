@@ -53,7 +53,10 @@ const PORTAL_TEXT = {
 
 /** A minimal valid one-page PDF naming the invoice (what `invoice_pdf` downloads). */
 function invoicePdf(/** @type {Record<string, unknown>} */ invoice) {
-  const text = `Invoice ${String(invoice.number)} - ${(Number(invoice.total) / 100).toFixed(2)} ${String(invoice.currency).toUpperCase()} (stand-in)`.replace(/[()\\]/g, '');
+  const text = `Invoice ${String(invoice.number)} - ${(Number(invoice.total) / 100).toFixed(2)} ${String(invoice.currency).toUpperCase()} (stand-in)`.replace(
+    /[()\\]/g,
+    '',
+  );
   const stream = `BT /F1 14 Tf 50 780 Td (${text}) Tj ET`;
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
@@ -91,13 +94,21 @@ export function createStripeBilling(deps) {
   let invoiceCount = 0;
 
   /** Delivers a signed event to the app, as Stripe does (with `previous_attributes` for updates); resolves to the outcome and the event. */
-  async function deliver(/** @type {string} */ type, /** @type {Record<string, unknown>} */ object, /** @type {Record<string, unknown> | undefined} */ previous = undefined) {
+  async function deliver(
+    /** @type {string} */ type,
+    /** @type {Record<string, unknown>} */ object,
+    /** @type {Record<string, unknown> | undefined} */ previous = undefined,
+  ) {
     const url = deps.eventsUrl();
     const signed = deps.signedEvent(type, object, previous ? { previous } : {});
     if (!url) return { ok: false, status: 'no events URL', ...signed };
     const response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'stripe-signature': signed.signature, 'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks; stand-in)' },
+      headers: {
+        'content-type': 'application/json',
+        'stripe-signature': signed.signature,
+        'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks; stand-in)',
+      },
       body: signed.payload,
     }).catch((/** @type {unknown} */ error) => ({ ok: false, status: String(error) }));
     return { ok: response.ok, status: String(response.status), ...signed };
@@ -138,7 +149,16 @@ export function createStripeBilling(deps) {
       total,
       total_excluding_tax: total - tax,
       total_taxes: taxed
-        ? [{ amount: tax, tax_behavior: item.price.tax_behavior ?? 'inclusive', tax_rate_details: { tax_rate: 'txr_test_es_vat' }, taxability_reason: 'standard_rated', taxable_amount: total - tax, type: 'tax_rate_details' }]
+        ? [
+            {
+              amount: tax,
+              tax_behavior: item.price.tax_behavior ?? 'inclusive',
+              tax_rate_details: { tax_rate: 'txr_test_es_vat' },
+              taxability_reason: 'standard_rated',
+              taxable_amount: total - tax,
+              type: 'tax_rate_details',
+            },
+          ]
         : [],
     };
     invoices.set(invoiceId, invoice);
@@ -217,7 +237,12 @@ export function createStripeBilling(deps) {
     const subscription = subscriptions.get(subscriptionId);
     if (!subscription) throw new Error(`no subscription ${subscriptionId}`);
     const previous = { cancel_at: subscription.cancel_at, cancel_at_period_end: subscription.cancel_at_period_end, canceled_at: subscription.canceled_at };
-    Object.assign(subscription, { cancel_at: null, cancel_at_period_end: false, canceled_at: null, cancellation_details: { comment: null, feedback: null, reason: null } });
+    Object.assign(subscription, {
+      cancel_at: null,
+      cancel_at_period_end: false,
+      canceled_at: null,
+      cancellation_details: { comment: null, feedback: null, reason: null },
+    });
     return { subscription, previous };
   }
 
@@ -239,11 +264,13 @@ export function createStripeBilling(deps) {
    * @param {(status: number, body: unknown) => void} send
    */
   function handleApi(req, url, body, send) {
-    const missing = (/** @type {string} */ what) => send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}` } });
+    const missing = (/** @type {string} */ what) =>
+      send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}` } });
     const subscription = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'GET' && subscription) {
       const found = subscriptions.get(decodeURIComponent(subscription[1]));
-      found ? send(200, found) : missing('subscription');
+      if (found) send(200, found);
+      else missing('subscription');
       return true;
     }
     if (req.method === 'GET' && url.pathname === '/v1/invoices') {
@@ -293,9 +320,16 @@ export function createStripeBilling(deps) {
     const pdf = /^\/invoice\/([^/]+)\/pdf$/.exec(url.pathname);
     if (req.method === 'GET' && pdf) {
       const invoice = invoices.get(decodeURIComponent(pdf[1]));
-      if (!invoice) return (sendHtml(res, 404, 'Not found', '<h1>404</h1>'), true);
+      if (!invoice) {
+        sendHtml(res, 404, 'Not found', '<h1>404</h1>');
+        return true;
+      }
       const bytes = invoicePdf(invoice);
-      res.writeHead(200, { 'content-type': 'application/pdf', 'content-disposition': `attachment; filename="${invoice.number}.pdf"`, 'content-length': bytes.length });
+      res.writeHead(200, {
+        'content-type': 'application/pdf',
+        'content-disposition': `attachment; filename="${invoice.number}.pdf"`,
+        'content-length': bytes.length,
+      });
       res.end(bytes);
       return true;
     }
@@ -303,7 +337,12 @@ export function createStripeBilling(deps) {
     if (req.method === 'GET' && hosted) {
       const invoice = invoices.get(decodeURIComponent(hosted[1]));
       if (!invoice) return (sendHtml(res, 404, 'Not found', '<h1>404</h1>'), true);
-      sendHtml(res, 200, `Invoice ${invoice.number}`, `<h1 data-testid="stripe-invoice">${escapeHtml(invoice.number)}</h1><p>${(invoice.total / 100).toFixed(2)} ${escapeHtml(invoice.currency.toUpperCase())}</p><a class="button" href="${escapeHtml(invoice.invoice_pdf)}">PDF</a>`);
+      sendHtml(
+        res,
+        200,
+        `Invoice ${invoice.number}`,
+        `<h1 data-testid="stripe-invoice">${escapeHtml(invoice.number)}</h1><p>${(invoice.total / 100).toFixed(2)} ${escapeHtml(invoice.currency.toUpperCase())}</p><a class="button" href="${escapeHtml(invoice.invoice_pdf)}">PDF</a>`,
+      );
       return true;
     }
     const action = /^\/p\/session\/([^/]+)\/(cancel|renew)$/.exec(url.pathname);
@@ -325,18 +364,16 @@ export function createStripeBilling(deps) {
       return true;
     }
     if (req.method !== 'GET') return false;
-    const date = (/** @type {number} */ seconds) => new Intl.DateTimeFormat(lang === 'es' ? 'es-ES' : 'en-GB', { dateStyle: 'long' }).format(new Date(seconds * 1000));
+    const date = (/** @type {number} */ seconds) =>
+      new Intl.DateTimeFormat(lang === 'es' ? 'es-ES' : 'en-GB', { dateStyle: 'long' }).format(new Date(seconds * 1000));
     let state = '';
     let button = '';
     if (current) {
       const price = current.items.data[0].price;
-      const amount = new Intl.NumberFormat(lang === 'es' ? 'es-ES' : 'en-GB', { style: 'currency', currency: String(price.currency).toUpperCase() }).format(price.unit_amount / 100);
-      state =
-        current.status === 'canceled'
-          ? text.ended
-          : current.cancel_at
-            ? text.cancelsOn(date(current.cancel_at))
-            : text.active;
+      const amount = new Intl.NumberFormat(lang === 'es' ? 'es-ES' : 'en-GB', { style: 'currency', currency: String(price.currency).toUpperCase() }).format(
+        price.unit_amount / 100,
+      );
+      state = current.status === 'canceled' ? text.ended : current.cancel_at ? text.cancelsOn(date(current.cancel_at)) : text.active;
       button =
         current.status === 'canceled'
           ? ''

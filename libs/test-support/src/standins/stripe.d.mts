@@ -24,9 +24,15 @@ export interface StripeStandIn {
   ): SignedEvent;
   completeSession(sessionId: string): Record<string, unknown> & { id: string; customer: string; subscription: string };
   /** Subscriptions created by completed checkouts, by id (Stripe's payload shape). */
-  subscriptions: Map<string, Record<string, unknown> & { id: string; customer: string; status: string; cancel_at: number | null; cancel_at_period_end: boolean }>;
+  subscriptions: Map<
+    string,
+    Record<string, unknown> & { id: string; customer: string; status: string; cancel_at: number | null; cancel_at_period_end: boolean }
+  >;
   /** Invoices by id (Stripe's payload shape: number, total, total_taxes, invoice_pdf, hosted_invoice_url…). */
-  invoices: Map<string, Record<string, unknown> & { id: string; customer: string; number: string; total: number; invoice_pdf: string; hosted_invoice_url: string }>;
+  invoices: Map<
+    string,
+    Record<string, unknown> & { id: string; customer: string; number: string; total: number; invoice_pdf: string; hosted_invoice_url: string }
+  >;
   /** Where subscription events (portal, period end, erasure's cancel) are delivered: the app's webhook. */
   setEventsUrl(url: string): void;
   /** The member cancels in the portal (at the period's end): delivers the signed customer.subscription.updated. */

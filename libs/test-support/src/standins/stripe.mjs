@@ -195,10 +195,17 @@ export async function startStripeStandIn(options) {
           customer: body.customer ?? null,
           subscription: null,
           // Tax (decision 0047): what Checkout was asked for, as Stripe echoes it on the session.
-          automatic_tax: { enabled: body['automatic_tax[enabled]'] === 'true', liability: null, status: body['automatic_tax[enabled]'] === 'true' ? 'requires_location_inputs' : null },
+          automatic_tax: {
+            enabled: body['automatic_tax[enabled]'] === 'true',
+            liability: null,
+            status: body['automatic_tax[enabled]'] === 'true' ? 'requires_location_inputs' : null,
+          },
           tax_id_collection: { enabled: body['tax_id_collection[enabled]'] === 'true', required: 'never' },
           billing_address_collection: body.billing_address_collection ?? null,
-          customer_update: body['customer_update[address]'] || body['customer_update[name]'] ? { address: body['customer_update[address]'] ?? 'never', name: body['customer_update[name]'] ?? 'never' } : null,
+          customer_update:
+            body['customer_update[address]'] || body['customer_update[name]']
+              ? { address: body['customer_update[address]'] ?? 'never', name: body['customer_update[name]'] ?? 'never' }
+              : null,
           tax_behavior: body['line_items[0][price_data][tax_behavior]'] ?? null,
           total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
           subscription_metadata: Object.fromEntries(

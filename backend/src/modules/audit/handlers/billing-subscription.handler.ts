@@ -1,9 +1,5 @@
 import { EventsHandler, type IEventHandler } from '@nestjs/cqrs';
-import {
-  MembershipCancellationScheduledEvent,
-  MembershipCancellationWithdrawnEvent,
-  MembershipEndedEvent,
-} from '../../billing/public/subscription-events.js';
+import { MembershipCancellationScheduledEvent, MembershipCancellationWithdrawnEvent, MembershipEndedEvent } from '../../billing/public/subscription-events.js';
 import { AuditService } from '../audit.service.js';
 
 type Recorded = MembershipCancellationScheduledEvent | MembershipCancellationWithdrawnEvent | MembershipEndedEvent;

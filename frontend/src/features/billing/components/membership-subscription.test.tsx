@@ -96,7 +96,8 @@ describe('Profile: the subscription (portal, cancellation, invoices)', () => {
   it("shows the server's reason when the portal cannot open", async () => {
     vi.spyOn(checkoutNavigation, 'assign').mockImplementation(() => {});
     renderProfile({
-      portal: () => jsonResponse(409, { error: 'no_stripe_customer', message: 'Tu membresía no tiene cliente de Stripe: no hay portal ni facturas que mostrar.' }),
+      portal: () =>
+        jsonResponse(409, { error: 'no_stripe_customer', message: 'Tu membresía no tiene cliente de Stripe: no hay portal ni facturas que mostrar.' }),
     });
     await userEvent.click(await screen.findByTestId('manage-subscription'));
     expect(await screen.findByTestId('portal-error')).toHaveTextContent('Tu membresía no tiene cliente de Stripe');
@@ -127,7 +128,7 @@ describe('Profile: the subscription (portal, cancellation, invoices)', () => {
     expect(await screen.findByTestId('pay-with-stripe')).toHaveTextContent('Pagar con Stripe');
   });
 
-  it('lists the invoices with their amount, VAT, state and Stripe\'s download link', async () => {
+  it("lists the invoices with their amount, VAT, state and Stripe's download link", async () => {
     renderProfile();
     const rows = await screen.findAllByTestId('invoice');
     expect(rows.map((row) => within(row).getByTestId('invoice-number').textContent)).toEqual(['LIFE-0002', 'LIFE-0001']);

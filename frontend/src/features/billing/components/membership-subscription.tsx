@@ -11,8 +11,7 @@ const INVOICE_STATUSES = ['draft', 'open', 'paid', 'uncollectible', 'void'] as c
 type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 const isInvoiceStatus = (status: string | null): status is InvoiceStatus => INVOICE_STATUSES.includes(status as InvoiceStatus);
 
-const money = (cents: number, currency: string) =>
-  formatPrice(cents / 100, currency.toUpperCase(), { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const money = (cents: number, currency: string) => formatPrice(cents / 100, currency.toUpperCase(), { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /**
  * The member's side of the subscription (decisions 0047, 0048): when a cancellation takes effect
