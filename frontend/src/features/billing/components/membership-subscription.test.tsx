@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Editions, Invoices, Membership } from '@life/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -10,6 +10,7 @@ import { MembershipSection } from './membership-section';
 import { PayWithStripe } from './pay-with-stripe';
 
 afterEach(() => {
+  vi.useRealTimers();
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
 });
@@ -63,10 +64,16 @@ function renderProfile({
   membership = MEMBER,
   invoices = () => jsonResponse(200, INVOICES),
   portal = () => jsonResponse(200, { url: 'https://billing.stripe.test/p/session/bps_1' }),
-}: { membership?: Membership; invoices?: () => Response; portal?: (request: RecordedRequest) => Response } = {}) {
+  portalReturned = false,
+}: {
+  membership?: Membership | (() => Membership);
+  invoices?: () => Response;
+  portal?: (request: RecordedRequest) => Response;
+  portalReturned?: boolean;
+} = {}) {
   signIn(REGULAR_USER);
   const api = stubFetch((request) => {
-    if (request.url === '/api/billing/membership') return jsonResponse(200, { membership });
+    if (request.url === '/api/billing/membership') return jsonResponse(200, { membership: typeof membership === 'function' ? membership() : membership });
     if (request.url === '/api/billing/invoices') return invoices();
     if (request.url === '/api/billing/portal') return portal(request);
     if (request.url === '/api/billing/editions') return jsonResponse(200, EDITIONS);
@@ -74,7 +81,7 @@ function renderProfile({
   });
   renderWithProviders(
     <>
-      <MembershipSection />
+      <MembershipSection portalReturned={portalReturned} />
       <PayWithStripe />
     </>,
   );
@@ -112,6 +119,34 @@ describe('Profile: the subscription (portal, cancellation, invoices)', () => {
     // Still a member until then: no second purchase offered.
     expect(screen.getByTestId('membership-status')).toHaveTextContent('Activa');
     expect(screen.queryByTestId('pay-with-stripe')).not.toBeInTheDocument();
+  });
+
+  it('back from the portal, asks again until the cancellation arrives by webhook, then stops', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let answer: Membership = MEMBER;
+    const { requests } = renderProfile({ membership: () => answer, portalReturned: true });
+    await screen.findByTestId('manage-subscription');
+    const calls = () => requests.filter((request) => request.url === '/api/billing/membership').length;
+    expect(screen.queryByTestId('membership-cancel-at')).not.toBeInTheDocument();
+
+    answer = { ...MEMBER, cancel_at: '2026-12-22T18:00:00.000Z' };
+    await act(() => vi.advanceTimersByTimeAsync(2_000));
+    expect(await screen.findByTestId('membership-cancel-at')).toHaveTextContent('Se cancelará el 22 de diciembre de 2026');
+
+    // After the follow window it stops asking.
+    await act(() => vi.advanceTimersByTimeAsync(30_000));
+    const settled = calls();
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    await waitFor(() => expect(calls()).toBe(settled));
+  });
+
+  it('does not keep asking on a plain visit', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { requests } = renderProfile();
+    await screen.findByTestId('manage-subscription');
+    const before = requests.filter((request) => request.url === '/api/billing/membership').length;
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    expect(requests.filter((request) => request.url === '/api/billing/membership')).toHaveLength(before);
   });
 
   it('says nothing about cancelling while the subscription renews', async () => {
