@@ -35,7 +35,8 @@ const standIns = await startAllStandIns({
 });
 const { startStripeStandIn } = await import('@life/test-support/standins/stripe');
 const stripeKeys = { secretKey: `sk_test_${randomBytes(8).toString('hex')}`, webhookSecret: `whsec_${randomBytes(16).toString('hex')}` };
-const stripe = await startStripeStandIn(stripeKeys);
+// Its checkout page's "Pagar" and its customer portal deliver the signed events to the app's webhook, as Stripe does.
+const stripe = await startStripeStandIn({ ...stripeKeys, webhookUrl: `http://127.0.0.1:${port}/api/stripe/webhook` });
 // The connectable services (one stand-in per family of provider quirks) and the catalog rows pointing at them.
 const { startServiceStandIns } = await import('@life/test-support/standins/services');
 const services = await startServiceStandIns();

@@ -84,6 +84,11 @@ export const ConfigSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalString,
   /** Another Stripe API origin (the tests' stand-in); default Stripe's own. */
   STRIPE_API_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
+  /**
+   * Stripe Tax at checkout (decision 0047): `on` asks Stripe to compute VAT (`automatic_tax`, prices
+   * VAT included), requires the billing address and offers a business tax id field; `off` (default) sells without tax.
+   */
+  STRIPE_TAX: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('off')),
   /** Seats of Élite, Prestige and Legacy (spec: 1000, 9000, 20000). */
   EDITION_LIMITS: z.preprocess(
     emptyToUndefined,

@@ -139,3 +139,13 @@ describe('refresh-token rotation (decision 0028)', () => {
     expect(() => loadConfig({ ...production, TEST_KILL_AFTER_REFRESH_ROTATION: 'on' })).toThrow(/TEST_KILL_AFTER_REFRESH_ROTATION=on is refused/);
   });
 });
+
+describe('Stripe Tax at checkout (STRIPE_TAX, decision 0047)', () => {
+  it('is off by default, on only when asked, and refuses anything else', () => {
+    expect(loadConfig({}).stripe.tax).toBe(false);
+    expect(loadConfig({ STRIPE_TAX: '' }).stripe.tax).toBe(false);
+    expect(loadConfig({ STRIPE_TAX: 'on' }).stripe.tax).toBe(true);
+    expect(loadConfig({ STRIPE_TAX: 'off' }).stripe.tax).toBe(false);
+    expect(() => loadConfig({ STRIPE_TAX: 'yes' })).toThrow(/STRIPE_TAX/);
+  });
+});

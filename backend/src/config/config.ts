@@ -32,7 +32,12 @@ export interface AppConfig {
   encryptionKeys: string | undefined;
   logLevel: RawConfig['LOG_LEVEL'];
   betaMode: boolean;
-  stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string };
+  stripe: {
+    secretKey?: string;
+    webhookSecret?: string;
+    apiUrl?: string;
+    /** STRIPE_TAX=on: Stripe Tax, billing address and tax ids at checkout (decision 0047). */ tax: boolean;
+  };
   billing: { editionLimits: [number, number, number]; checkoutTtlMinutes: number; sweepMs: number };
   /** Background refresh of connections' access tokens (the `token-refresh` queue). */
   tokenRefresh: { sweepMs: number; marginSeconds: number; concurrency: number; keepAliveDays: number };
@@ -154,7 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     encryptionKeys: raw.ENCRYPTION_KEYS,
     logLevel: raw.LOG_LEVEL,
     betaMode: raw.BETA_MODE,
-    stripe: { secretKey: raw.STRIPE_SECRET_KEY, webhookSecret: raw.STRIPE_WEBHOOK_SECRET, apiUrl: raw.STRIPE_API_URL },
+    stripe: { secretKey: raw.STRIPE_SECRET_KEY, webhookSecret: raw.STRIPE_WEBHOOK_SECRET, apiUrl: raw.STRIPE_API_URL, tax: raw.STRIPE_TAX === 'on' },
     billing: { editionLimits: raw.EDITION_LIMITS, checkoutTtlMinutes: raw.CHECKOUT_TTL_MINUTES, sweepMs: raw.BILLING_SWEEP_MS },
     tokenRefresh: {
       sweepMs: raw.TOKEN_REFRESH_SWEEP_MS,

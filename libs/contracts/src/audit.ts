@@ -17,6 +17,9 @@ export const AUDIT_ACTIONS = [
   // durable events of other modules (docs/architecture.md, the outbox)
   'connection.needs_reconnect',
   'billing.membership_started',
+  'billing.cancellation_scheduled',
+  'billing.cancellation_withdrawn',
+  'billing.membership_ended',
   // data rights (docs/data-rights.md)
   'account.data_export_requested',
   'account.erasure_requested',

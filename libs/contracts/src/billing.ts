@@ -41,6 +41,8 @@ export const MembershipSchema = z
     member_number: z.number().int(),
     status: z.enum(MEMBERSHIP_STATUSES),
     since: z.string(),
+    /** Cancelled in the customer portal: when it ends (the paid period's end, ISO 8601); null while it renews (decision 0048). */
+    cancel_at: z.string().nullable().optional(),
   })
   .meta({ id: 'Membership' });
 export type Membership = z.infer<typeof MembershipSchema>;

@@ -4,6 +4,7 @@ export * from './site.js';
 export * from './session.js';
 export * from './auth.js';
 export * from './billing.js';
+export * from './billing-portal.js';
 export * from './contact.js';
 export * from './services.js';
 export * from './oauth.js';

@@ -6,6 +6,7 @@ import { AuditPageHandler } from './handlers/admin.handlers.js';
 import { AuditErasureHandler } from './handlers/erasure.handler.js';
 import { AuditPersonalDataHandler } from './handlers/personal-data.handler.js';
 import { SecurityEventsAuditor } from './handlers/security-events.handler.js';
+import { BillingSubscriptionAuditor } from './handlers/billing-subscription.handler.js';
 
 /**
  * The audit log. It listens to the other modules' security events, records @Audited admin
@@ -21,7 +22,7 @@ export class AuditModule {
       // AuditService wherever those controllers are declared (in every role).
       global: true,
       exports: [AuditService],
-      providers: [AuditService, SecurityEventsAuditor, AuditErasureHandler, AuditPersonalDataHandler, AuditPageHandler, AuditInterceptor],
+      providers: [AuditService, SecurityEventsAuditor, BillingSubscriptionAuditor, AuditErasureHandler, AuditPersonalDataHandler, AuditPageHandler, AuditInterceptor],
     };
   }
 }

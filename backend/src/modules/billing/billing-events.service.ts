@@ -10,6 +10,7 @@ import { StripeEvent } from './entities/stripe-event.entity.js';
 import type { BillingDb } from './entities/index.js';
 import { OutboxService } from '../../core/outbox/outbox.service.js';
 import { MembershipStartedEvent } from './public/events.js';
+import { applyCancellationSchedule, applySubscriptionEnded, rejoin } from './subscription-lifecycle.js';
 
 /** Any constant: serialises member numbering. */
 const MEMBER_NUMBER_LOCK = 4_242_002;
@@ -71,7 +72,7 @@ export class BillingEventsService {
         return this.expired(tx, event.data.object);
       case 'customer.subscription.updated':
       case 'customer.subscription.deleted':
-        return this.subscriptionChanged(tx, event.data.object, event.type === 'customer.subscription.deleted', event.created);
+        return this.subscriptionChanged(tx, event.data.object, event.type === 'customer.subscription.deleted', event.created, staged);
       case 'invoice.payment_failed':
         return this.paymentFailed(tx, event.data.object, event.created);
       default:
@@ -97,6 +98,8 @@ export class BillingEventsService {
     if (reservation.status === 'reserved') stock.reserved -= 1;
     stock.confirmed += 1;
     reservation.status = 'confirmed';
+    // A former member buying again (decision 0048): the same row and member number.
+    if (await rejoin(tx, this.outbox, reservation, session, created, staged)) return;
     // Both in this transaction: the lock is held until it commits, so no two members get one number.
     const db = tx.getKysely<BillingDb>();
     await db.selectNoFrom((eb) => eb.fn('pg_advisory_xact_lock', [eb.val(MEMBER_NUMBER_LOCK)]).as('locked')).execute();
@@ -144,9 +147,13 @@ export class BillingEventsService {
     await tx.flush();
   }
 
-  private async subscriptionChanged(tx: Tx, subscription: Stripe.Subscription, deleted: boolean, created: number): Promise<void> {
+  private async subscriptionChanged(tx: Tx, subscription: Stripe.Subscription, deleted: boolean, created: number, staged: string[]): Promise<void> {
     const membership = await this.membershipBySubscription(tx, subscription.id);
+    const newest = new Date(created * 1000) >= membership.statusAt;
     await this.setStatus(tx, membership, deleted ? 'cancelled' : subscriptionStatus(subscription.status), created);
+    // Cancelling (decision 0048): the end frees the seat whenever it arrives; a schedule only if newest.
+    if (deleted) await applySubscriptionEnded(tx, this.outbox, membership, subscription, staged);
+    else if (newest) await applyCancellationSchedule(tx, this.outbox, membership, subscription, staged);
   }
 
   private async paymentFailed(tx: Tx, invoice: Stripe.Invoice, created: number): Promise<void> {

@@ -34,6 +34,8 @@ const KEPT_OBJECT_FIELDS = [
   'current_period_end',
   'cancel_at_period_end',
   'canceled_at',
+  'cancel_at',
+  'ended_at',
 ] as const;
 
 /** A Stripe event reduced to what the billing record needs: applying it still works, the person is gone. */

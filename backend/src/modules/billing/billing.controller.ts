@@ -1,5 +1,5 @@
 import { Controller, Get, Headers, HttpCode, Post, Req } from '@nestjs/common';
-import { CheckoutResponseSchema, EditionsSchema, MembershipAnswerSchema } from '@life/contracts';
+import { CheckoutResponseSchema, EditionsSchema, InvoicesSchema, MembershipAnswerSchema, PortalSessionSchema } from '@life/contracts';
 import type { FastifyRequest } from 'fastify';
 import { Contract } from '../../core/http/contract.js';
 import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-user.decorator.js';
@@ -7,6 +7,7 @@ import { Public } from '../../core/http/public.decorator.js';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ReceiveStripeEventCommand, StartCheckoutCommand } from './public/commands.js';
 import { EditionsQuery, MembershipQuery } from './public/queries.js';
+import { InvoicesQuery, OpenBillingPortalCommand } from './public/portal.js';
 
 @Controller()
 export class BillingController {
@@ -26,6 +27,31 @@ export class BillingController {
   @Contract({ summary: "The signed-in person's lifetime membership, if any", tags: ['billing'], access: 'session', response: MembershipAnswerSchema })
   membership(@CurrentUser() user: AuthenticatedUser) {
     return this.queries.execute(new MembershipQuery(user.id));
+  }
+
+  @Get('api/billing/invoices')
+  @Contract({
+    summary: "The member's own Stripe invoices (newest first) with Stripe's PDF and hosted links",
+    tags: ['billing'],
+    access: 'session',
+    response: InvoicesSchema,
+    errors: [404, 409, 502, 503],
+  })
+  invoices(@CurrentUser() user: AuthenticatedUser) {
+    return this.queries.execute(new InvoicesQuery(user.id));
+  }
+
+  @Post('api/billing/portal')
+  @HttpCode(200)
+  @Contract({
+    summary: "Open Stripe's customer portal for the member's own customer (payment method, invoices, cancelling); it returns to the profile",
+    tags: ['billing'],
+    access: 'session',
+    response: PortalSessionSchema,
+    errors: [404, 409, 502, 503],
+  })
+  portal(@CurrentUser() user: AuthenticatedUser) {
+    return this.commands.execute(new OpenBillingPortalCommand(user.id));
   }
 
   @Post('api/stripe/create-checkout-session')

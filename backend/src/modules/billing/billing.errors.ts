@@ -7,6 +7,8 @@ export enum BillingErrorCode {
   SoldOut = 'sold_out',
   PaymentProviderError = 'payment_provider_error',
   InvalidSignature = 'invalid_signature',
+  NotAMember = 'not_a_member',
+  NoStripeCustomer = 'no_stripe_customer',
 }
 
 const STATUS: Record<BillingErrorCode, number> = {
@@ -15,6 +17,8 @@ const STATUS: Record<BillingErrorCode, number> = {
   [BillingErrorCode.SoldOut]: 409,
   [BillingErrorCode.PaymentProviderError]: 502,
   [BillingErrorCode.InvalidSignature]: 400,
+  [BillingErrorCode.NotAMember]: 404,
+  [BillingErrorCode.NoStripeCustomer]: 409,
 };
 
 export class BillingError extends AppError {

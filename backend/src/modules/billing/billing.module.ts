@@ -4,6 +4,8 @@ import { runsWorkers, type ProcessRole } from '../../core/queue/process-role.js'
 import { BillingEventsService } from './billing-events.service.js';
 import { BillingPrivacyService } from './billing-privacy.service.js';
 import { BILLING_WEB_HANDLERS } from './handlers/billing.handlers.js';
+import { BILLING_PORTAL_HANDLERS } from './handlers/portal.handlers.js';
+import { BillingPortalService } from './billing-portal.service.js';
 import { BillingErasureHandler } from './handlers/erasure.handler.js';
 import { BillingPersonalDataHandler } from './handlers/personal-data.handler.js';
 import { BILLING_SALES_HANDLERS } from './sales/sales.handlers.js';
@@ -30,7 +32,7 @@ export class BillingModule {
         BillingPrivacyService,
         BillingErasureHandler,
         BillingPersonalDataHandler,
-        ...(role === 'worker' ? [] : [...BILLING_WEB_HANDLERS, ...BILLING_SALES_HANDLERS]),
+        ...(role === 'worker' ? [] : [...BILLING_WEB_HANDLERS, ...BILLING_SALES_HANDLERS, BillingPortalService, ...BILLING_PORTAL_HANDLERS]),
         ...(runsWorkers(role) ? [...BILLING_WORKER_HANDLERS, StripeEventsProcessor, BillingSweeper] : []),
       ],
       exports: [BillingService, BillingPrivacyService],

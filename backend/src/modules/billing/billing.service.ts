@@ -35,6 +35,7 @@ export function toMembershipDto(membership: Membership): MembershipDto {
     member_number: membership.memberNumber,
     status: membership.status,
     since: membership.createdAt.toISOString(),
+    cancel_at: membership.cancelAt ? membership.cancelAt.toISOString() : null,
   };
 }
 
@@ -139,7 +140,9 @@ export class BillingService implements OnApplicationBootstrap {
   async startCheckout(user: { id: string; email: string }): Promise<CheckoutResponse> {
     const stripe = await this.gateway.stripe();
     if (!stripe) throw new BillingError(BillingErrorCode.PaymentsNotConfigured, msg('billing.notConfigured'));
-    if (await this.em.count(Membership, { user: user.id })) throw new BillingError(BillingErrorCode.AlreadyMember, msg('billing.alreadyOwned'));
+    // A member holds a seat; a former member whose subscription ended (seat released) may buy again (decision 0048).
+    const former = await this.em.fork().findOne(Membership, { user: user.id });
+    if (former && !former.seatReleasedAt) throw new BillingError(BillingErrorCode.AlreadyMember, msg('billing.alreadyOwned'));
     const open = await this.openReservation(user.id);
     if (open) return { url: open.checkoutUrl!, sessionId: open.checkoutSessionId!, edition: open.edition as CheckoutResponse['edition'] };
 
@@ -170,11 +173,13 @@ export class BillingService implements OnApplicationBootstrap {
                 unit_amount: edition.priceCents,
                 recurring: { interval: 'month' },
                 product_data: { name: `Life ${edition.name}` },
+                ...this.taxedPrice(),
               },
             },
           ],
           client_reference_id: reservation.id,
-          customer_email: user.email,
+          ...this.customerParams(user.email, former?.stripeCustomerId ?? null),
+          ...this.taxParams(former?.stripeCustomerId ?? null),
           expires_at: Math.floor(reservation.expiresAt.getTime() / 1000),
           success_url: `${this.config.appUrl}/profile?checkout=success`,
           cancel_url: `${this.config.appUrl}/?checkout=cancelled`,
@@ -190,6 +195,36 @@ export class BillingService implements OnApplicationBootstrap {
     }
     await this.em.fork().nativeUpdate(Reservation, { id: reservation.id }, { checkoutSessionId: session.id, checkoutUrl: session.url ?? null });
     return { ...(session.url ? { url: session.url } : {}), sessionId: session.id, edition: edition.id };
+  }
+
+  /**
+   * STRIPE_TAX=on (decision 0047): the edition's price is VAT included (`inclusive`: the member pays
+   * the advertised 2, 3 or 4 €, Stripe splits out the VAT on the invoice).
+   */
+  private taxedPrice(): Pick<Stripe.Checkout.SessionCreateParams.LineItem.PriceData, 'tax_behavior'> {
+    return this.config.stripe.tax ? { tax_behavior: 'inclusive' } : {};
+  }
+
+  /** A former member buying again keeps their Stripe customer (one invoice history); else Checkout creates one. */
+  private customerParams(email: string, customerId: string | null): Pick<Stripe.Checkout.SessionCreateParams, 'customer' | 'customer_email'> {
+    return customerId ? { customer: customerId } : { customer_email: email };
+  }
+
+  /**
+   * STRIPE_TAX=on: Stripe Tax computes the VAT from the billing address (required), and a
+   * business may enter its VAT number. With an existing customer Stripe requires
+   * `customer_update` so the address and business name entered are saved on it.
+   */
+  private taxParams(
+    customerId: string | null,
+  ): Pick<Stripe.Checkout.SessionCreateParams, 'automatic_tax' | 'tax_id_collection' | 'billing_address_collection' | 'customer_update'> {
+    if (!this.config.stripe.tax) return {};
+    return {
+      automatic_tax: { enabled: true },
+      tax_id_collection: { enabled: true },
+      billing_address_collection: 'required',
+      ...(customerId ? { customer_update: { address: 'auto', name: 'auto' } } : {}),
+    };
   }
 
   /** Verifies the signature on the raw body, stores the event, then queues it. */

@@ -6,16 +6,24 @@ import { ProfilePage } from '@/features/profile/components/profile-page';
 export interface ProfileSearch {
   /** `success` when Stripe Checkout sends the person back after paying. */
   checkout?: 'success';
+  /** `return` when Stripe's customer portal sends the member back (decision 0048). */
+  portal?: 'return';
 }
 
 export const Route = createFileRoute('/_authenticated/profile')({
-  validateSearch: (search: Record<string, unknown>): ProfileSearch => (search.checkout === 'success' ? { checkout: 'success' } : {}),
+  validateSearch: (search: Record<string, unknown>): ProfileSearch => ({
+    ...(search.checkout === 'success' ? { checkout: 'success' } : {}),
+    ...(search.portal === 'return' ? { portal: 'return' } : {}),
+  }),
   component: Profile,
 });
 
 /** Features do not import each other: the profile page gets billing's membership panel and 'Pagar con Stripe' here. */
 function Profile() {
   // Stripe sends the person back to /profile?checkout=success.
-  const checkoutReturned = Route.useSearch().checkout === 'success';
-  return <ProfilePage membership={<MembershipSection checkoutReturned={checkoutReturned} />} formActions={<PayWithStripe />} />;
+  const search = Route.useSearch();
+  const checkoutReturned = search.checkout === 'success';
+  // Back from Stripe's customer portal: what the member changed there arrives by webhook shortly.
+  const portalReturned = search.portal === 'return';
+  return <ProfilePage membership={<MembershipSection checkoutReturned={checkoutReturned} portalReturned={portalReturned} />} formActions={<PayWithStripe />} />;
 }

@@ -4,6 +4,12 @@ export interface SignedEvent {
   signature: string;
 }
 
+/** A delivered event: `ok` when the app answered 2xx. */
+export interface Delivery extends SignedEvent {
+  ok: boolean;
+  status: string;
+}
+
 export interface StripeStandIn {
   url: string;
   sessions: Map<string, Record<string, unknown> & { id: string; url: string; client_reference_id: string | null; amount_total: number }>;
@@ -11,8 +17,30 @@ export interface StripeStandIn {
   /** Subscription ids cancelled through DELETE /v1/subscriptions/:id, in order. */
   cancelled: string[];
   failNextCheckouts(count?: number): void;
-  signedEvent(type: string, object: Record<string, unknown>, extra?: { id?: string; created?: number; secret?: string }): SignedEvent;
+  signedEvent(
+    type: string,
+    object: Record<string, unknown>,
+    extra?: { id?: string; created?: number; secret?: string; previous?: Record<string, unknown> },
+  ): SignedEvent;
   completeSession(sessionId: string): Record<string, unknown> & { id: string; customer: string; subscription: string };
+  /** Subscriptions created by completed checkouts, by id (Stripe's payload shape). */
+  subscriptions: Map<
+    string,
+    Record<string, unknown> & { id: string; customer: string; status: string; cancel_at: number | null; cancel_at_period_end: boolean }
+  >;
+  /** Invoices by id (Stripe's payload shape: number, total, total_taxes, invoice_pdf, hosted_invoice_url…). */
+  invoices: Map<
+    string,
+    Record<string, unknown> & { id: string; customer: string; number: string; total: number; invoice_pdf: string; hosted_invoice_url: string }
+  >;
+  /** Where subscription events (portal, period end, erasure's cancel) are delivered: the app's webhook. */
+  setEventsUrl(url: string): void;
+  /** The member cancels in the portal (at the period's end): delivers the signed customer.subscription.updated. */
+  cancelAtPeriodEnd(subscriptionId: string): Promise<Delivery>;
+  /** The paid period ran out: the subscription ends and the signed customer.subscription.deleted is delivered. */
+  endSubscription(subscriptionId: string): Promise<Delivery>;
+  /** A renewal: a new paid invoice of the subscription. */
+  issueInvoice(subscriptionId: string): Record<string, unknown> & { id: string; number: string };
   close(): Promise<void>;
 }
 
@@ -22,4 +50,6 @@ export declare function startStripeStandIn(options: {
   failNext?: number;
   /** Where the checkout page's "Pagar" delivers a signed checkout.session.completed (the app's development Stripe). */
   webhookUrl?: string;
+  /** Where subscription events (the portal's cancel/renew, erasure's cancel) are delivered; default webhookUrl. */
+  eventsUrl?: string;
 }): Promise<StripeStandIn>;

@@ -4,6 +4,7 @@
 //   GET  /v1/checkout/sessions/:id      read it back
 //   POST /v1/checkout/sessions/:id/expire  end an open session (account erasure)
 //   DELETE /v1/subscriptions/:id        cancel a subscription (account erasure); `cancelled` lists them
+//   subscriptions, invoices, tax fields and the customer portal: stripe-billing.mjs (issue 17)
 //   GET  /checkout/:id                  the hosted checkout page (a tiny HTML page, labelled as a stand-in)
 //   POST /checkout/:id/pay              with `webhookUrl`: completes the session, delivers a signed
 //                                       checkout.session.completed to it, then goes to success_url
@@ -13,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import Stripe from 'stripe';
 import { escapeHtml, pageLanguage, readBody, sendHtml } from './common.mjs';
+import { createStripeBilling } from './stripe-billing.mjs';
 
 const id = (prefix) => `${prefix}_test_${randomBytes(12).toString('hex')}`;
 
@@ -39,7 +41,7 @@ const CHECKOUT_TEXT = {
 };
 
 /**
- * @param {{ secretKey: string, webhookSecret: string, failNext?: number, webhookUrl?: string }} options
+ * @param {{ secretKey: string, webhookSecret: string, failNext?: number, webhookUrl?: string, eventsUrl?: string }} options
  *   webhookUrl: where "Pagar" delivers the signed checkout.session.completed (the app's /api/stripe/webhook)
  */
 export async function startStripeStandIn(options) {
@@ -54,12 +56,14 @@ export async function startStripeStandIn(options) {
   const cancelled = [];
 
   const signer = new Stripe(options.secretKey);
+  /** Where the portal's subscription events go (the app's webhook); the development Stripe's webhookUrl by default. */
+  let eventsUrl = options.eventsUrl ?? options.webhookUrl;
 
   /**
    * A Stripe event as Stripe would send it, with its body and a valid Stripe-Signature header.
    * @param {string} type
    * @param {Record<string, unknown>} object
-   * @param {{ id?: string, created?: number, secret?: string }} [extra]
+   * @param {{ id?: string, created?: number, secret?: string, previous?: Record<string, unknown> }} [extra]
    */
   function signedEvent(type, object, extra = {}) {
     const event = {
@@ -68,7 +72,7 @@ export async function startStripeStandIn(options) {
       type,
       created: extra.created ?? Math.floor(Date.now() / 1000),
       livemode: false,
-      data: { object },
+      data: { object, ...(extra.previous ? { previous_attributes: extra.previous } : {}) },
       api_version: '2025-01-01',
     };
     const payload = JSON.stringify(event);
@@ -81,8 +85,16 @@ export async function startStripeStandIn(options) {
     const session = sessions.get(sessionId);
     if (!session) throw new Error(`no session ${sessionId}`);
     Object.assign(session, { status: 'complete', customer: session.customer ?? id('cus'), subscription: session.subscription ?? id('sub') });
+    // The subscription (and its first paid invoice) Stripe creates with a completed subscription checkout.
+    if (session.mode === 'subscription' && !billing.subscriptions.has(String(session.subscription))) billing.subscriptionFor(session);
     return session;
   }
+
+  const billing = createStripeBilling({
+    baseUrl: () => `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`,
+    signedEvent,
+    eventsUrl: () => eventsUrl,
+  });
 
   const server = http.createServer((req, res) => {
     void (async () => {
@@ -146,6 +158,7 @@ export async function startStripeStandIn(options) {
           lang,
         );
       }
+      if (await billing.handlePage(req, res, url)) return;
       if (!url.pathname.startsWith('/v1/')) return send(404, { error: { type: 'invalid_request_error', message: 'Unrecognized request URL' } });
       if (req.headers.authorization !== `Bearer ${options.secretKey}`)
         return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
@@ -179,8 +192,27 @@ export async function startStripeStandIn(options) {
               .filter(([k]) => k.startsWith('metadata['))
               .map(([k, v]) => [k.slice(9, -1), v]),
           ),
-          customer: null,
+          customer: body.customer ?? null,
           subscription: null,
+          // Tax (decision 0047): what Checkout was asked for, as Stripe echoes it on the session.
+          automatic_tax: {
+            enabled: body['automatic_tax[enabled]'] === 'true',
+            liability: null,
+            status: body['automatic_tax[enabled]'] === 'true' ? 'requires_location_inputs' : null,
+          },
+          tax_id_collection: { enabled: body['tax_id_collection[enabled]'] === 'true', required: 'never' },
+          billing_address_collection: body.billing_address_collection ?? null,
+          customer_update:
+            body['customer_update[address]'] || body['customer_update[name]']
+              ? { address: body['customer_update[address]'] ?? 'never', name: body['customer_update[name]'] ?? 'never' }
+              : null,
+          tax_behavior: body['line_items[0][price_data][tax_behavior]'] ?? null,
+          total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
+          subscription_metadata: Object.fromEntries(
+            Object.entries(body)
+              .filter(([k]) => k.startsWith('subscription_data[metadata]['))
+              .map(([k, v]) => [k.slice('subscription_data[metadata]['.length, -1), v]),
+          ),
         };
         sessions.set(sessionId, session);
         if (idempotencyKey) byIdempotencyKey.set(idempotencyKey, session);
@@ -205,8 +237,15 @@ export async function startStripeStandIn(options) {
         if (!subscriptionId.startsWith('sub_'))
           return send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such subscription' } });
         if (!cancelled.includes(subscriptionId)) cancelled.push(subscriptionId);
+        if (billing.subscriptions.has(subscriptionId)) {
+          const ended = billing.end(subscriptionId);
+          // Stripe then sends customer.subscription.deleted (delivered when the stand-in knows the app's webhook).
+          if (eventsUrl) void billing.deliver('customer.subscription.deleted', ended);
+          return send(200, ended);
+        }
         return send(200, { id: subscriptionId, object: 'subscription', status: 'canceled', canceled_at: Math.floor(Date.now() / 1000) });
       }
+      if (billing.handleApi(req, url, body, send)) return;
       return send(404, { error: { type: 'invalid_request_error', message: 'Unrecognized request URL' } });
     })().catch((error) => {
       res.writeHead(500, { 'content-type': 'application/json' });
@@ -234,6 +273,28 @@ export async function startStripeStandIn(options) {
     signedEvent,
     /** The session as Stripe reports it once paid (customer and subscription attached). */
     completeSession,
+    /** Subscriptions (created by completed checkouts) and invoices, by id, as Stripe's API answers them. */
+    subscriptions: billing.subscriptions,
+    invoices: billing.invoices,
+    /** Where subscription events (portal, period end, erasure's cancel) are delivered: the app's webhook. */
+    setEventsUrl(/** @type {string} */ url) {
+      eventsUrl = url;
+    },
+    /** The member cancels in the portal (at period end): delivers the signed customer.subscription.updated. */
+    cancelAtPeriodEnd(/** @type {string} */ subscriptionId) {
+      const change = billing.scheduleCancel(subscriptionId);
+      return billing.deliver('customer.subscription.updated', change.subscription, change.previous);
+    },
+    /** The paid period ran out: Stripe ends the subscription and delivers the signed customer.subscription.deleted. */
+    endSubscription(/** @type {string} */ subscriptionId) {
+      return billing.deliver('customer.subscription.deleted', billing.end(subscriptionId));
+    },
+    /** A renewal: a new paid invoice for the subscription's customer. */
+    issueInvoice(/** @type {string} */ subscriptionId) {
+      const subscription = billing.subscriptions.get(subscriptionId);
+      if (!subscription) throw new Error(`no subscription ${subscriptionId}`);
+      return billing.issueInvoice(subscription);
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections?.();

@@ -36,6 +36,8 @@ export const de: Translation = {
     alreadyOwned: 'Du hast bereits eine Edition auf Lebenszeit.',
     badSignature: 'Die Stripe-Signatur passt nicht zu diesem Inhalt.',
     checkoutInProgress: 'Wir bereiten deine Zahlung bereits vor. Versuche es gleich noch einmal.',
+    noStripeCustomer: 'Ihre Mitgliedschaft hat keinen Stripe-Kunden: Es gibt kein Portal und keine Rechnungen.',
+    notAMember: 'Sie haben keine lebenslange Mitgliedschaft.',
     notConfigured: 'Zahlungen sind auf diesem Server nicht eingerichtet.',
     providerUnavailable: 'Der Zahlungsanbieter hat nicht geantwortet. Es wurde nichts abgebucht; versuche es noch einmal.',
     soldOut: 'Alle Editionen auf Lebenszeit sind ausverkauft.',

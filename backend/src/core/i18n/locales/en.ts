@@ -36,6 +36,8 @@ export const en: Translation = {
     alreadyOwned: 'You already have a lifetime edition.',
     badSignature: 'The Stripe signature does not match this content.',
     checkoutInProgress: 'We are already preparing your payment. Try again in a moment.',
+    noStripeCustomer: 'Your membership has no Stripe customer: there is no portal or invoices to show.',
+    notAMember: 'You have no lifetime membership.',
     notConfigured: 'Payments are not configured on this server.',
     providerUnavailable: 'The payment provider did not respond. You have not been charged; try again.',
     soldOut: 'All lifetime editions are sold out.',

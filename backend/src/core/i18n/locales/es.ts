@@ -38,6 +38,8 @@ export const es = {
     alreadyOwned: 'Ya tienes una edición de por vida.',
     badSignature: 'La firma de Stripe no corresponde a este contenido.',
     checkoutInProgress: 'Ya estamos preparando tu pago. Inténtalo de nuevo en un momento.',
+    noStripeCustomer: 'Tu membresía no tiene cliente de Stripe: no hay portal ni facturas que mostrar.',
+    notAMember: 'No tienes ninguna membresía de por vida.',
     notConfigured: 'Los pagos no están configurados en este servidor.',
     providerUnavailable: 'El proveedor de pagos no respondió. No se ha cobrado nada; inténtalo de nuevo.',
     soldOut: 'Todas las ediciones de por vida están agotadas.',

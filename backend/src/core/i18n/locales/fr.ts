@@ -36,6 +36,8 @@ export const fr: Translation = {
     alreadyOwned: 'Vous avez déjà une édition à vie.',
     badSignature: 'La signature Stripe ne correspond pas à ce contenu.',
     checkoutInProgress: 'Nous préparons déjà votre paiement. Réessayez dans un instant.',
+    noStripeCustomer: 'Votre adhésion n’a pas de client Stripe : il n’y a ni portail ni factures à afficher.',
+    notAMember: 'Vous n’avez aucune adhésion à vie.',
     notConfigured: 'Les paiements ne sont pas configurés sur ce serveur.',
     providerUnavailable: 'Le prestataire de paiement n’a pas répondu. Rien n’a été débité ; réessayez.',
     soldOut: 'Toutes les éditions à vie sont épuisées.',

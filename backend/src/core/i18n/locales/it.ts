@@ -36,6 +36,8 @@ export const it: Translation = {
     alreadyOwned: 'Hai già un’edizione a vita.',
     badSignature: 'La firma di Stripe non corrisponde a questo contenuto.',
     checkoutInProgress: 'Stiamo già preparando il tuo pagamento. Riprova tra un momento.',
+    noStripeCustomer: 'La tua iscrizione non ha un cliente Stripe: non ci sono portale né fatture da mostrare.',
+    notAMember: 'Non hai alcuna iscrizione a vita.',
     notConfigured: 'I pagamenti non sono configurati su questo server.',
     providerUnavailable: 'Il provider di pagamento non ha risposto. Non ti è stato addebitato nulla; riprova.',
     soldOut: 'Tutte le edizioni a vita sono esaurite.',

@@ -36,6 +36,8 @@ export const ja: Translation = {
     alreadyOwned: 'すでに生涯エディションをお持ちです。',
     badSignature: 'Stripe の署名がこの内容と一致しません。',
     checkoutInProgress: 'お支払いの準備を進めています。少し経ってからもう一度お試しください。',
+    noStripeCustomer: 'メンバーシップに Stripe の顧客情報がないため、ポータルや請求書を表示できません。',
+    notAMember: '生涯メンバーシップをお持ちではありません。',
     notConfigured: 'このサーバーではお支払いが設定されていません。',
     providerUnavailable: '決済サービスから応答がありませんでした。料金は請求されていませんので、もう一度お試しください。',
     soldOut: '生涯エディションはすべて完売しました。',

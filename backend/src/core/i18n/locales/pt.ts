@@ -36,6 +36,8 @@ export const pt: Translation = {
     alreadyOwned: 'Você já tem uma edição vitalícia.',
     badSignature: 'A assinatura do Stripe não corresponde a este conteúdo.',
     checkoutInProgress: 'Já estamos preparando seu pagamento. Tente novamente em instantes.',
+    noStripeCustomer: 'A sua adesão não tem cliente Stripe: não há portal nem faturas para mostrar.',
+    notAMember: 'Não tem nenhuma adesão vitalícia.',
     notConfigured: 'Os pagamentos não estão configurados neste servidor.',
     providerUnavailable: 'O provedor de pagamentos não respondeu. Nada foi cobrado; tente novamente.',
     soldOut: 'Todas as edições vitalícias estão esgotadas.',

@@ -36,6 +36,8 @@ export const zh: Translation = {
     alreadyOwned: '你已拥有终身版本。',
     badSignature: 'Stripe 签名与此内容不符。',
     checkoutInProgress: '我们正在准备你的付款，请稍后再试。',
+    noStripeCustomer: '您的会员资格没有 Stripe 客户信息：没有可显示的门户或发票。',
+    notAMember: '您没有终身会员资格。',
     notConfigured: '此服务器未配置付款。',
     providerUnavailable: '支付服务商没有响应。你未被扣款，请重试。',
     soldOut: '终身版本已全部售罄。',

@@ -47,6 +47,14 @@ export class Membership extends BaseEntity {
   @Unique()
   checkoutSessionId: string;
 
+  /** When a subscription cancelled in the customer portal ends (its paid period's end); null while it renews (decision 0048). */
+  @Property({ type: 'timestamptz', nullable: true })
+  cancelAt?: Date | null;
+
+  /** When the subscription's end gave the seat back to its edition (decision 0048); null while the member holds it. */
+  @Property({ type: 'timestamptz', nullable: true })
+  seatReleasedAt?: Date | null;
+
   /** When the member erased their account (the row was anonymised then). */
   @Property({ type: 'timestamptz', nullable: true })
   userErasedAt?: Date | null;

@@ -19,10 +19,13 @@ export function membershipQueryOptions() {
   });
 }
 
-/** `poll`: ask again every 2 s until a membership is there (the webhook may land after the return from Stripe). */
-export function useMembership({ poll = false }: { poll?: boolean } = {}) {
+/**
+ * `poll`: ask again every 2 s until a membership is there (the webhook may land after the return from Stripe).
+ * `follow`: ask again every 2 s while true (back from the customer portal: a change may be on its way).
+ */
+export function useMembership({ poll = false, follow = false }: { poll?: boolean; follow?: boolean } = {}) {
   return useQuery({
     ...membershipQueryOptions(),
-    refetchInterval: (query) => (poll && !query.state.data ? MEMBERSHIP_POLL_MS : false),
+    refetchInterval: (query) => ((poll && !query.state.data) || follow ? MEMBERSHIP_POLL_MS : false),
   });
 }

@@ -6,9 +6,24 @@ import { Alert } from '@/components/ui/alert';
 import { formatDate, formatPrice } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { useMembership } from '../api/get-membership';
+import { MembershipSubscription } from './membership-subscription';
 
 /** How long a return from Stripe waits (polling) for the membership to appear. */
 export const CHECKOUT_CONFIRMATION_WAIT_MS = 60_000;
+
+/** How long, back from Stripe's customer portal, the membership is asked for again (a cancellation arrives by webhook). */
+export const PORTAL_RETURN_FOLLOW_MS = 30_000;
+
+/** True for a while after the customer portal sent the member back (decision 0048). */
+function usePortalFollow(portalReturned: boolean): boolean {
+  const [over, setOver] = useState(false);
+  useEffect(() => {
+    if (!portalReturned) return;
+    const timer = setTimeout(() => setOver(true), PORTAL_RETURN_FOLLOW_MS);
+    return () => clearTimeout(timer);
+  }, [portalReturned]);
+  return portalReturned && !over;
+}
 
 const STATUS_STYLES: Record<Membership['status'], string> = {
   active: 'bg-green-50 text-green-800 border-green-200',
@@ -23,7 +38,7 @@ const STATUS_STYLES: Record<Membership['status'], string> = {
  * The person's lifetime edition, if any. Back from Stripe (`?checkout=success`) it says the
  * payment arrived and asks again every 2 s, for up to a minute, until the webhook has made it.
  */
-export function MembershipSection({ checkoutReturned = false }: { checkoutReturned?: boolean }) {
+export function MembershipSection({ checkoutReturned = false, portalReturned = false }: { checkoutReturned?: boolean; portalReturned?: boolean }) {
   const { t } = useTranslation();
   const [waitOver, setWaitOver] = useState(false);
   useEffect(() => {
@@ -31,7 +46,8 @@ export function MembershipSection({ checkoutReturned = false }: { checkoutReturn
     const timer = setTimeout(() => setWaitOver(true), CHECKOUT_CONFIRMATION_WAIT_MS);
     return () => clearTimeout(timer);
   }, [checkoutReturned]);
-  const membership = useMembership({ poll: checkoutReturned && !waitOver });
+  const portalFollowing = usePortalFollow(portalReturned);
+  const membership = useMembership({ poll: checkoutReturned && !waitOver, follow: portalFollowing });
 
   if (membership.data) return <MembershipPanel membership={membership.data} />;
   if (!checkoutReturned) return null;
@@ -95,6 +111,7 @@ function MembershipPanel({ membership }: { membership: Membership }) {
           {t('billing.membership.since', { date: formatDate(since) })}
         </p>
       )}
+      <MembershipSubscription membership={membership} />
     </section>
   );
 }

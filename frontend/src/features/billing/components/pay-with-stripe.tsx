@@ -8,7 +8,8 @@ import { useMembership } from '../api/get-membership';
 import { checkoutErrorMessage, useCheckout } from '../api/start-checkout';
 
 /**
- * 'Pagar con Stripe' (spec section 2, Profile): the shared checkout. Members do not see it. With
+ * 'Pagar con Stripe' (spec section 2, Profile): the shared checkout. Members do not see it (former
+ * members, whose subscription ended, do). With
  * payments off, or nothing on sale, it is disabled and says why, by the landing's carts' rule
  * (checkoutBlockFor, from what the API says).
  */
@@ -18,7 +19,8 @@ export function PayWithStripe() {
   const membership = useMembership();
   const editions = useEditions();
   const checkout = useCheckout();
-  if (membership.isPending || membership.data) return null;
+  // A former member whose subscription ended (seat freed, decision 0048) may buy again.
+  if (membership.isPending || (membership.data && membership.data.status !== 'cancelled')) return null;
 
   const redirecting = checkout.data === 'redirecting';
   const busy = checkout.isPending || redirecting;
