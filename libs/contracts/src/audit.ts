@@ -17,6 +17,13 @@ export const AUDIT_ACTIONS = [
   // durable events of other modules (docs/architecture.md, the outbox)
   'connection.needs_reconnect',
   'billing.membership_started',
+  // a payment after its checkout (issue 17, docs/billing.md)
+  'billing.membership_refunded',
+  'billing.membership_disputed',
+  'billing.dispute_closed',
+  'billing.payment_settled',
+  'billing.payment_failed',
+  'billing.late_checkout_refunded',
   // data rights (docs/data-rights.md)
   'account.data_export_requested',
   'account.erasure_requested',
@@ -45,6 +52,8 @@ export const AUDIT_ACTIONS = [
   'admin.vault_key_rotation_requested',
   'admin.queue_job_retried',
   'admin.queue_job_discarded',
+  'admin.stripe_event_retried',
+  'admin.stripe_event_dismissed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -7,6 +7,8 @@ export enum BillingErrorCode {
   SoldOut = 'sold_out',
   PaymentProviderError = 'payment_provider_error',
   InvalidSignature = 'invalid_signature',
+  EventNotFound = 'event_not_found',
+  EventNotFailed = 'event_not_failed',
 }
 
 const STATUS: Record<BillingErrorCode, number> = {
@@ -15,6 +17,8 @@ const STATUS: Record<BillingErrorCode, number> = {
   [BillingErrorCode.SoldOut]: 409,
   [BillingErrorCode.PaymentProviderError]: 502,
   [BillingErrorCode.InvalidSignature]: 400,
+  [BillingErrorCode.EventNotFound]: 404,
+  [BillingErrorCode.EventNotFailed]: 409,
 };
 
 export class BillingError extends AppError {
