@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
-import type { Membership } from '@life/contracts';
+import type { LateRefund, Membership } from '@life/contracts';
 import { BadgeCheck } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/ui/alert';
 import { formatDate, formatPrice } from '@/lib/format';
 import { cn } from '@/lib/utils';
-import { useMembership } from '../api/get-membership';
+import { useLateRefund, useMembership } from '../api/get-membership';
 
 /** How long a return from Stripe waits (polling) for the membership to appear. */
 export const CHECKOUT_CONFIRMATION_WAIT_MS = 60_000;
@@ -19,9 +19,15 @@ const STATUS_STYLES: Record<Membership['status'], string> = {
   disputed: 'bg-amber-50 text-amber-900 border-amber-200',
 };
 
+/** The states that need a sentence beside the badge: what happened and what comes next. */
+const EXPLAINED: ReadonlySet<Membership['status']> = new Set(['pending_payment', 'refunded', 'disputed']);
+
+const EDITION_NAMES: Record<LateRefund['edition'], string> = { elite: 'Élite', prestige: 'Prestige', legacy: 'Legacy' };
+
 /**
  * The person's lifetime edition, if any. Back from Stripe (`?checkout=success`) it says the
  * payment arrived and asks again every 2 s, for up to a minute, until the webhook has made it.
+ * A checkout that completed after the last seat went shows its automatic refund instead.
  */
 export function MembershipSection({ checkoutReturned = false }: { checkoutReturned?: boolean }) {
   const { t } = useTranslation();
@@ -32,8 +38,10 @@ export function MembershipSection({ checkoutReturned = false }: { checkoutReturn
     return () => clearTimeout(timer);
   }, [checkoutReturned]);
   const membership = useMembership({ poll: checkoutReturned && !waitOver });
+  const lateRefund = useLateRefund();
 
   if (membership.data) return <MembershipPanel membership={membership.data} />;
+  if (lateRefund.data) return <LateRefundNotice refund={lateRefund.data} />;
   if (!checkoutReturned) return null;
   return (
     <div className="mt-8 grid gap-3">
@@ -90,11 +98,31 @@ function MembershipPanel({ membership }: { membership: Membership }) {
           </dd>
         </div>
       </dl>
+      {EXPLAINED.has(membership.status) && (
+        <p className="mt-4 rounded-2xl border bg-muted/40 px-4 py-3 text-sm text-foreground" data-testid="membership-status-explanation">
+          {t(`billing.membership.explanations.${membership.status}`)}
+        </p>
+      )}
       {!Number.isNaN(since.getTime()) && (
         <p className="mt-4 text-sm text-muted-foreground" data-testid="membership-since">
           {t('billing.membership.since', { date: formatDate(since) })}
         </p>
       )}
+    </section>
+  );
+}
+
+/** No seat was left when the payment arrived: no membership, and the money goes back on its own. */
+function LateRefundNotice({ refund }: { refund: LateRefund }) {
+  const { t } = useTranslation();
+  const amount = refund.amount_cents === null ? '' : formatPrice(refund.amount_cents / 100, 'eur', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const date = refund.refunded_at ? formatDate(new Date(refund.refunded_at)) : '';
+  return (
+    <section className="mt-8" data-testid="late-refund" data-status={refund.status}>
+      <Alert variant={refund.status === 'refunded' || refund.status === 'nothing_charged' ? 'info' : 'warning'}>
+        <strong className="block font-semibold">{t('billing.lateRefund.title')}</strong>
+        <span data-testid="late-refund-message">{t(`billing.lateRefund.${refund.status}`, { edition: EDITION_NAMES[refund.edition], amount, date })}</span>
+      </Alert>
     </section>
   );
 }
