@@ -366,10 +366,10 @@ function StripeEventsBlock({ events }: { events: StripeEventAttention[] | null }
           {notice}
         </Alert>
       )}
-      <AdminTable pinLastColumn aria-labelledby="health-stripe-title" className="min-w-[58rem] table-fixed">
+      <AdminTable pinLastColumn aria-labelledby="health-stripe-title" className="min-w-[62rem] table-fixed">
         <thead>
           <tr>
-            <Th className="w-[16rem]">{t('admin.health.stripeEvents.columns.event')}</Th>
+            <Th className="w-[20rem]">{t('admin.health.stripeEvents.columns.event')}</Th>
             <Th>{t('admin.health.stripeEvents.columns.error')}</Th>
             <Th className="w-[6rem] text-right">{t('admin.health.stripeEvents.columns.attempts')}</Th>
             <Th className="w-[10rem]">{t('admin.health.stripeEvents.columns.failedAt')}</Th>
