@@ -41,7 +41,14 @@ async function paidSession(request: APIRequestContext, person: SeededSession) {
   const started = await request.post('/api/stripe/create-checkout-session', { headers: { authorization: `Bearer ${person.token}` } });
   expect(started.status()).toBe(200);
   const session = await checkoutSession(((await started.json()) as { sessionId: string }).sessionId);
-  return { ...session, status: 'complete', payment_status: 'paid', customer: `cus_test_${hex()}`, subscription: `sub_test_${hex()}` };
+  return {
+    ...session,
+    amount_total: Number(session.amount_total),
+    status: 'complete',
+    payment_status: 'paid',
+    customer: `cus_test_${hex()}`,
+    subscription: `sub_test_${hex()}`,
+  };
 }
 
 async function openSalud(page: Page) {
