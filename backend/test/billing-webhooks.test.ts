@@ -109,7 +109,7 @@ describe('billing webhooks: late completions, tolerance, poison events, refunds,
     await pollUntil(async () => (await membershipAnswer(first!)).late_refund?.status === 'refunded', 'the late checkout refunded');
     const answer = await membershipAnswer(first!);
     expect(answer.membership).toBeNull();
-    expect(answer.late_refund).toMatchObject({ status: 'refunded', edition: 'elite', amount_cents: 200 });
+    expect(answer.late_refund).toMatchObject({ status: 'refunded', reason: 'sold_out', edition: 'elite', amount_cents: 200 });
     expect(stripe.cancelled).toContain(paid.subscription);
     const invoice = stripe.invoices.get(paid.invoice) as Json;
     expect(stripe.refunds.map((refund) => refund.payment_intent)).toEqual([invoice.payments.data[0].payment.payment_intent]);
@@ -134,6 +134,27 @@ describe('billing webhooks: late completions, tolerance, poison events, refunds,
     expect(await stock('elite')).toMatchObject({ reserved: 1, confirmed: 1 });
     expect((await membershipAnswer(second!)).late_refund).toBeNull();
     expect(stripe.refunds).toHaveLength(1);
+  });
+
+  it('refunds a late checkout of a person who became a member meanwhile (a repeated payment), keeping the one membership', async () => {
+    const [person] = await seedUsers(t.db, 1);
+    const first = await checkout(person!);
+    await deliverAndApply('checkout.session.expired', { ...stripe.sessions.get(first.sessionId)!, status: 'expired' });
+    const second = await buy(person!);
+    const member = (await membershipRow(person!))!;
+    const seats = await stock(second.edition);
+    const refundsBefore = stripe.refunds.length;
+
+    await deliverAndApply('checkout.session.completed', stripe.completeSession(first.sessionId));
+    await pollUntil(async () => (await membershipAnswer(person!)).late_refund?.status === 'refunded', 'the repeated payment refunded');
+    const answer = await membershipAnswer(person!);
+    expect(answer.late_refund).toMatchObject({ reason: 'already_member', edition: first.edition });
+    expect(answer.membership).toMatchObject({ member_number: member.member_number, status: 'active' });
+    expect(Number((await t.db.query<{ n: string }>(`select count(*) as n from memberships where user_id = $1`, [person!.id])).rows[0]!.n)).toBe(1);
+    expect(await stock(second.edition)).toEqual(seats);
+    expect(stripe.refunds).toHaveLength(refundsBefore + 1);
+    expect(stripe.chargeOf(first.sessionId).refunded).toBe(true);
+    expect(stripe.chargeOf(second.sessionId).refunded).toBe(false);
   });
 
   it("applies Stripe's five-minute tolerance both ways: a signature dated in the future or the past is refused and nothing is stored", async () => {

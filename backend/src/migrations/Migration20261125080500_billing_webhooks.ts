@@ -13,13 +13,13 @@ export class Migration20261125080500_billing_webhooks extends Migration {
       `alter table "memberships" add "refunded_at" timestamptz null, add "refunded_cents" int null, add "dispute_id" varchar(255) null, add "dispute_status" varchar(40) null, add "dispute_reason" varchar(60) null;`,
     );
     this.addSql(
-      `alter table "seat_reservations" add "refund_status" varchar(20) null, add "refund_cents" int null, add "refund_id" varchar(255) null, add "refunded_at" timestamptz null, add "stripe_customer_id" varchar(255) null, add "stripe_subscription_id" varchar(255) null, add "stripe_invoice_id" varchar(255) null;`,
+      `alter table "seat_reservations" add "refund_status" varchar(20) null, add "refund_reason" varchar(20) null, add "refund_cents" int null, add "refund_id" varchar(255) null, add "refunded_at" timestamptz null, add "stripe_customer_id" varchar(255) null, add "stripe_subscription_id" varchar(255) null, add "stripe_invoice_id" varchar(255) null;`,
     );
   }
 
   override down(): void | Promise<void> {
     this.addSql(
-      `alter table "seat_reservations" drop column "refund_status", drop column "refund_cents", drop column "refund_id", drop column "refunded_at", drop column "stripe_customer_id", drop column "stripe_subscription_id", drop column "stripe_invoice_id";`,
+      `alter table "seat_reservations" drop column "refund_status", drop column "refund_reason", drop column "refund_cents", drop column "refund_id", drop column "refunded_at", drop column "stripe_customer_id", drop column "stripe_subscription_id", drop column "stripe_invoice_id";`,
     );
     this.addSql(
       `alter table "memberships" drop column "refunded_at", drop column "refunded_cents", drop column "dispute_id", drop column "dispute_status", drop column "dispute_reason";`,

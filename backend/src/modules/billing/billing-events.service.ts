@@ -155,6 +155,7 @@ export class BillingEventsService {
       if (member || stock.reserved + stock.confirmed >= stock.seatLimit) {
         // Too late: the seat went to someone else (or the person already is a member). Refund, never oversell.
         reservation.refundStatus = unpaid ? 'awaiting_payment' : 'pending';
+        reservation.refundReason = member ? 'already_member' : 'sold_out';
         reservation.refundCents = session.amount_total ?? reservation.priceCents;
         reservation.stripeCustomerId = idOf(session.customer);
         reservation.stripeSubscriptionId = idOf(session.subscription);

@@ -118,6 +118,7 @@ export class BillingService implements OnApplicationBootstrap {
     if (!row?.refundStatus) return null;
     return {
       status: row.refundStatus,
+      reason: row.refundReason ?? 'sold_out',
       edition: row.edition as LateRefund['edition'],
       amount_cents: row.refundCents ?? null,
       refunded_at: row.refundedAt?.toISOString() ?? null,

@@ -84,6 +84,7 @@ export class LateRefundService {
             edition: row.edition,
             refund: refund.id,
             amount_cents: refund.amount,
+            reason: row.refundReason ?? null,
             checkout_session: row.checkoutSessionId ?? null,
           }),
         ),

@@ -14,6 +14,10 @@ export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
 export const LATE_REFUND_STATUSES = ['awaiting_payment', 'pending', 'refunded', 'nothing_charged'] as const;
 export type LateRefundStatus = (typeof LATE_REFUND_STATUSES)[number];
 
+/** Why a late checkout got no seat: its edition had none left, or its person was a member already. */
+export const LATE_REFUND_REASONS = ['sold_out', 'already_member'] as const;
+export type LateRefundReason = (typeof LATE_REFUND_REASONS)[number];
+
 /** One seat held for one checkout, until the checkout completes or expires. */
 @Entity({ tableName: 'seat_reservations' })
 @Index({ properties: ['status', 'expiresAt'] })
@@ -52,6 +56,9 @@ export class Reservation extends BaseEntity {
   /** Set when the checkout completed too late for a seat: its automatic refund (docs/billing.md). */
   @Property({ type: 'varchar', length: 20, nullable: true })
   refundStatus?: LateRefundStatus | null;
+
+  @Property({ type: 'varchar', length: 20, nullable: true })
+  refundReason?: LateRefundReason | null;
 
   /** Cents the late checkout charged (and gets back). */
   @Property({ type: 'integer', nullable: true })

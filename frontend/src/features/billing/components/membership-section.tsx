@@ -40,7 +40,16 @@ export function MembershipSection({ checkoutReturned = false }: { checkoutReturn
   const membership = useMembership({ poll: checkoutReturned && !waitOver });
   const lateRefund = useLateRefund();
 
-  if (membership.data) return <MembershipPanel membership={membership.data} />;
+  if (membership.data) {
+    // A member's repeated payment that was given back: said under the panel.
+    const repeated = lateRefund.data?.reason === 'already_member' ? lateRefund.data : null;
+    return (
+      <>
+        <MembershipPanel membership={membership.data} />
+        {repeated && <LateRefundNotice refund={repeated} />}
+      </>
+    );
+  }
   if (lateRefund.data) return <LateRefundNotice refund={lateRefund.data} />;
   if (!checkoutReturned) return null;
   return (
@@ -112,16 +121,17 @@ function MembershipPanel({ membership }: { membership: Membership }) {
   );
 }
 
-/** No seat was left when the payment arrived: no membership, and the money goes back on its own. */
+/** No seat was left when the payment arrived (or the person was a member already): the money goes back on its own. */
 function LateRefundNotice({ refund }: { refund: LateRefund }) {
   const { t } = useTranslation();
   const amount = refund.amount_cents === null ? '' : formatPrice(refund.amount_cents / 100, 'eur', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const date = refund.refunded_at ? formatDate(new Date(refund.refunded_at)) : '';
+  const keys = refund.reason === 'already_member' ? 'billing.lateRefund.alreadyMember' : 'billing.lateRefund';
   return (
-    <section className="mt-8" data-testid="late-refund" data-status={refund.status}>
+    <section className="mt-8" data-testid="late-refund" data-status={refund.status} data-reason={refund.reason}>
       <Alert variant={refund.status === 'refunded' || refund.status === 'nothing_charged' ? 'info' : 'warning'}>
-        <strong className="block font-semibold">{t('billing.lateRefund.title')}</strong>
-        <span data-testid="late-refund-message">{t(`billing.lateRefund.${refund.status}`, { edition: EDITION_NAMES[refund.edition], amount, date })}</span>
+        <strong className="block font-semibold">{t(`${keys}.title`)}</strong>
+        <span data-testid="late-refund-message">{t(`${keys}.${refund.status}`, { edition: EDITION_NAMES[refund.edition], amount, date })}</span>
       </Alert>
     </section>
   );

@@ -202,7 +202,7 @@ describe('Profile: membership panel', () => {
 });
 
 describe('Profile: a payment that arrived after the last seat went', () => {
-  const LATE: LateRefund = { status: 'refunded', edition: 'elite', amount_cents: 200, refunded_at: '2026-11-23T10:00:00.000Z' };
+  const LATE: LateRefund = { status: 'refunded', reason: 'sold_out', edition: 'elite', amount_cents: 200, refunded_at: '2026-11-23T10:00:00.000Z' };
 
   it('says the payment was returned, how much and when, instead of a membership', async () => {
     renderProfile({ lateRefund: () => LATE });
@@ -213,6 +213,22 @@ describe('Profile: a payment that arrived after the last seat went', () => {
       'Tu pago de Élite llegó cuando ya no quedaban plazas, así que te hemos devuelto 2,00 € el 23 de noviembre de 2026. No se te cobrará nada más.',
     );
     expect(screen.queryByTestId('membership')).not.toBeInTheDocument();
+  });
+
+  it("a member's repeated payment: the panel stays and the returned payment is said under it", async () => {
+    renderProfile({ membership: () => ELITE, lateRefund: () => ({ ...LATE, reason: 'already_member' }) });
+    await screen.findByTestId('membership');
+    const notice = await screen.findByTestId('late-refund');
+    expect(notice).toHaveTextContent('Pago repetido devuelto');
+    expect(within(notice).getByTestId('late-refund-message')).toHaveTextContent(
+      'Ya eras miembro cuando llegó otro pago tuyo de Élite, así que te hemos devuelto 2,00 € el 23 de noviembre de 2026.',
+    );
+  });
+
+  it('a member whose earlier, too-late checkout was refunded sees only the membership', async () => {
+    renderProfile({ membership: () => ELITE, lateRefund: () => LATE });
+    await screen.findByTestId('membership');
+    expect(screen.queryByTestId('late-refund')).not.toBeInTheDocument();
   });
 
   it('says a refund is on its way, and in English', async () => {
