@@ -310,15 +310,20 @@ describe('billing webhooks: late completions, tolerance, poison events, refunds,
     await deliverAndApply('checkout.session.completed', pending, now);
     expect(await membershipRow(settles!)).toMatchObject({ status: 'pending_payment' });
     expect((await membershipAnswer(settles!)).membership.status).toBe('pending_payment');
-    await deliverAndApply('checkout.session.async_payment_succeeded', stripe.settlePayment(first.sessionId, true), now + 1);
+    // The subscription's own events do not settle it: only the payment does.
+    await deliverAndApply('customer.subscription.updated', { id: pending.subscription, object: 'subscription', status: 'incomplete' }, now + 1);
+    expect(await membershipRow(settles!)).toMatchObject({ status: 'pending_payment' });
+    await deliverAndApply('checkout.session.async_payment_succeeded', stripe.settlePayment(first.sessionId, true), now + 2);
     expect(await membershipRow(settles!)).toMatchObject({ status: 'active' });
     await audited('billing.payment_settled', (await membershipRow(settles!))!.id as string);
 
     const second = await checkout(fails!);
-    await deliverAndApply('checkout.session.completed', stripe.completeSession(second.sessionId, { paymentStatus: 'unpaid' }), now);
+    const unpaid = stripe.completeSession(second.sessionId, { paymentStatus: 'unpaid' });
+    await deliverAndApply('checkout.session.completed', unpaid, now);
+    await deliverAndApply('customer.subscription.updated', { id: unpaid.subscription, object: 'subscription', status: 'active' }, now + 1);
     const held = await stock(second.edition);
     const membershipId = (await membershipRow(fails!))!.id as string;
-    await deliverAndApply('checkout.session.async_payment_failed', stripe.settlePayment(second.sessionId, false), now + 1);
+    await deliverAndApply('checkout.session.async_payment_failed', stripe.settlePayment(second.sessionId, false), now + 2);
     expect(await membershipRow(fails!)).toBeUndefined();
     expect(await stock(second.edition)).toMatchObject({ confirmed: held.confirmed - 1 });
     await audited('billing.payment_failed', membershipId);

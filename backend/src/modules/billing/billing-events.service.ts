@@ -33,8 +33,12 @@ const subscriptionStatus = (status: string): Membership['status'] =>
 
 const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null));
 
-/** Statuses a subscription event never changes: a refund is final, a dispute waits for its outcome. */
-const HELD_STATUSES: ReadonlySet<Membership['status']> = new Set(['refunded', 'disputed']);
+/**
+ * Statuses a subscription or invoice event never changes: a refund is final, a dispute waits for
+ * its outcome, a later-settling payment for its async_payment_* event (a SEPA subscription may
+ * read `active` or `incomplete` before the money is there).
+ */
+const HELD_STATUSES: ReadonlySet<Membership['status']> = new Set(['refunded', 'disputed', 'pending_payment']);
 
 /**
  * Applies each inbox event exactly once: the event row is locked and marked processed in
