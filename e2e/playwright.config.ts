@@ -8,7 +8,15 @@ const port = process.env.E2E_PORT ?? '3100';
 function stripeEnv(): Record<string, string> {
   const stripe = (JSON.parse(process.env.E2E_STANDINS ?? '{}') as { stripe?: { url: string; secretKey: string; webhookSecret: string } }).stripe;
   return stripe
-    ? { STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, STRIPE_API_URL: stripe.url, BILLING_SWEEP_MS: '1000' }
+    ? {
+        STRIPE_SECRET_KEY: stripe.secretKey,
+        STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+        STRIPE_API_URL: stripe.url,
+        BILLING_SWEEP_MS: '1000',
+        // An event that cannot apply gives up within a second (tests/billing-events.spec.ts), not 17 minutes.
+        STRIPE_EVENT_ATTEMPTS: '2',
+        STRIPE_EVENT_BACKOFF_MS: '100',
+      }
     : {};
 }
 

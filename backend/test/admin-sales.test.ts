@@ -116,14 +116,15 @@ describe('admin sales view: GET /api/admin/sales, members, CSV, refunds, events 
 
   it('counts seats, members by status, MRR and what checkouts collected, per edition', async () => {
     const body = await json('/api/admin/sales');
-    // Seven purchases in sale order: 3 Élite (ana, josé, formula), 4 Prestige (minus, zoë, gone, dispute); the open checkout holds a Legacy seat.
+    // Seven purchases in sale order: 3 Élite (ana, josé, formula), 4 Prestige (minus, zoë, gone, dispute). The formula
+    // member's subscription ended, which gave the seat back to Élite (decision 0048): the open checkout holds it.
     expect(members.ana!.edition).toBe('elite');
     expect(members.dispute!.edition).toBe('prestige');
     const byId = Object.fromEntries(body.editions.map((e: Json) => [e.id, e]));
     expect(body.editions.map((e: Json) => [e.id, e.seat_limit, e.sold, e.reserved, e.free])).toEqual([
-      ['elite', 3, 3, 0, 0],
+      ['elite', 3, 2, 1, 0],
       ['prestige', 4, 4, 0, 0],
-      ['legacy', 10, 0, 1, 9],
+      ['legacy', 10, 0, 0, 10],
     ]);
     expect(byId.elite.members_by_status).toEqual({ active: 1, past_due: 1, cancelled: 1, pending_payment: 0, refunded: 0, disputed: 0 });
     expect(byId.prestige.members_by_status).toEqual({ active: 1, past_due: 0, cancelled: 0, pending_payment: 1, refunded: 1, disputed: 1 });
@@ -131,7 +132,7 @@ describe('admin sales view: GET /api/admin/sales, members, CSV, refunds, events 
     expect([byId.elite.mrr_cents, byId.prestige.mrr_cents, byId.legacy.mrr_cents]).toEqual([200, 300, 0]);
     // Collected at checkout: every paid completion's amount_total, 3 × 2 € + 4 × 3 €.
     expect([byId.elite.collected_at_checkout_cents, byId.prestige.collected_at_checkout_cents]).toEqual([600, 1200]);
-    expect(body.totals).toEqual({ seat_limit: 17, sold: 7, reserved: 1, free: 9, mrr_cents: 500, collected_at_checkout_cents: 1800 });
+    expect(body.totals).toEqual({ seat_limit: 17, sold: 6, reserved: 1, free: 10, mrr_cents: 500, collected_at_checkout_cents: 1800 });
     expect(body.refunds_and_disputes).toBe(2);
     expect(body.events_needing_attention).toBe(1);
     expect(body.currency).toBe('eur');

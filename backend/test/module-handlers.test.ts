@@ -6,6 +6,7 @@ import { APP_CONFIG, type AppConfig } from '../src/config/config.js';
 import { appOrmConfig } from '../src/database.js';
 import { BetaInvitesService } from '../src/modules/auth/beta-invites.service.js';
 import { AUTH_ADMIN_HANDLERS } from '../src/modules/auth/handlers/admin.handlers.js';
+import { LoginProviderCheckService } from '../src/modules/auth/login-provider-check.service.js';
 import { InviteToBetaCommand, ListBetaInvitesQuery, WithdrawBetaInviteCommand } from '../src/modules/auth/public/commands.js';
 import { DeletePersonHandler, MarkErasureRequestedHandler, PendingErasuresHandler, PersonHandler } from '../src/modules/users/commands/erasure.handlers.js';
 import { DeletePersonCommand, MarkErasureRequestedCommand } from '../src/modules/users/public/commands.js';
@@ -36,6 +37,8 @@ describe('module handlers on the real database (@nestjs/testing)', () => {
         { provide: APP_CONFIG, useValue: { betaMode: true } as Partial<AppConfig> },
         { provide: KeyRing, useValue: {} },
         { provide: LoginProvidersService, useValue: {} },
+        // The configuration check's handler is among auth's admin handlers; nothing here calls it.
+        { provide: LoginProviderCheckService, useValue: {} },
         BetaInvitesService,
         ...AUTH_ADMIN_HANDLERS,
         MarkErasureRequestedHandler,

@@ -100,6 +100,10 @@ export const ConfigSchema = z.object({
   ),
   CHECKOUT_TTL_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(30).max(1440).default(30)),
   BILLING_SWEEP_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(3_600_000).default(30_000)),
+  /** Tries of one Stripe event before it gives up and shows in Salud as needing attention. */
+  STRIPE_EVENT_ATTEMPTS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(50).default(10)),
+  /** First retry delay of a Stripe event (doubling each time: 10 tries from 1 s span about 17 minutes). */
+  STRIPE_EVENT_BACKOFF_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(600_000).default(1000)),
   /** How often worker processes look for connections whose access token is about to expire. */
   TOKEN_REFRESH_SWEEP_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(3_600_000).default(60_000)),
   /** Refresh an access token this long before it expires (also the refresh-on-read margin). */

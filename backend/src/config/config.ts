@@ -38,7 +38,7 @@ export interface AppConfig {
     apiUrl?: string;
     /** STRIPE_TAX=on: Stripe Tax, billing address and tax ids at checkout (decision 0047). */ tax: boolean;
   };
-  billing: { editionLimits: [number, number, number]; checkoutTtlMinutes: number; sweepMs: number };
+  billing: { editionLimits: [number, number, number]; checkoutTtlMinutes: number; sweepMs: number; eventAttempts: number; eventBackoffMs: number };
   /** Background refresh of connections' access tokens (the `token-refresh` queue). */
   tokenRefresh: { sweepMs: number; marginSeconds: number; concurrency: number; keepAliveDays: number };
   /** The built-in development identity provider (never in production). */
@@ -160,7 +160,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: raw.LOG_LEVEL,
     betaMode: raw.BETA_MODE,
     stripe: { secretKey: raw.STRIPE_SECRET_KEY, webhookSecret: raw.STRIPE_WEBHOOK_SECRET, apiUrl: raw.STRIPE_API_URL, tax: raw.STRIPE_TAX === 'on' },
-    billing: { editionLimits: raw.EDITION_LIMITS, checkoutTtlMinutes: raw.CHECKOUT_TTL_MINUTES, sweepMs: raw.BILLING_SWEEP_MS },
+    billing: {
+      editionLimits: raw.EDITION_LIMITS,
+      checkoutTtlMinutes: raw.CHECKOUT_TTL_MINUTES,
+      sweepMs: raw.BILLING_SWEEP_MS,
+      eventAttempts: raw.STRIPE_EVENT_ATTEMPTS,
+      eventBackoffMs: raw.STRIPE_EVENT_BACKOFF_MS,
+    },
     tokenRefresh: {
       sweepMs: raw.TOKEN_REFRESH_SWEEP_MS,
       marginSeconds: raw.TOKEN_REFRESH_MARGIN_SECONDS,

@@ -3,6 +3,7 @@ import { Migration20261125070200_post_logout_redirect_uris } from './Migration20
 import { Migration20261125070500_developer_apps } from './Migration20261125070500_developer_apps.js';
 import { Migration20261125080000_billing_states } from './Migration20261125080000_billing_states.js';
 import { Migration20261125080100_login_rows_hold_no_app } from './Migration20261125080100_login_rows_hold_no_app.js';
+import { Migration20261125080500_billing_webhooks } from './Migration20261125080500_billing_webhooks.js';
 import { Migration20261125080600_billing_cancellation } from './Migration20261125080600_billing_cancellation.js';
 import { Migration20261125040850_keys_and_exports } from './Migration20261125040850_keys_and_exports.js';
 import { Migration20261124224831_outbox_delivered } from './Migration20261124224831_outbox_delivered.js';
@@ -37,5 +38,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125070500_developer_apps', class: Migration20261125070500_developer_apps },
   { name: 'Migration20261125080000_billing_states', class: Migration20261125080000_billing_states },
   { name: 'Migration20261125080100_login_rows_hold_no_app', class: Migration20261125080100_login_rows_hold_no_app },
+  { name: 'Migration20261125080500_billing_webhooks', class: Migration20261125080500_billing_webhooks },
   { name: 'Migration20261125080600_billing_cancellation', class: Migration20261125080600_billing_cancellation },
 ];

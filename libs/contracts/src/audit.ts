@@ -20,6 +20,13 @@ export const AUDIT_ACTIONS = [
   'billing.cancellation_scheduled',
   'billing.cancellation_withdrawn',
   'billing.membership_ended',
+  // a payment after its checkout (issue 17, docs/billing.md)
+  'billing.membership_refunded',
+  'billing.membership_disputed',
+  'billing.dispute_closed',
+  'billing.payment_settled',
+  'billing.payment_failed',
+  'billing.late_checkout_refunded',
   // data rights (docs/data-rights.md)
   'account.data_export_requested',
   'account.erasure_requested',
@@ -51,6 +58,8 @@ export const AUDIT_ACTIONS = [
   'admin.queue_job_retried',
   'admin.queue_job_discarded',
   'admin.sales_members_exported',
+  'admin.stripe_event_retried',
+  'admin.stripe_event_dismissed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

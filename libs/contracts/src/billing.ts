@@ -47,4 +47,28 @@ export const MembershipSchema = z
   .meta({ id: 'Membership' });
 export type Membership = z.infer<typeof MembershipSchema>;
 
-export const MembershipAnswerSchema = z.object({ membership: MembershipSchema.nullable() }).meta({ id: 'MembershipAnswer' });
+/**
+ * A checkout that completed after its seat had gone (the edition sold out meanwhile, or the person
+ * was already a member): no membership from it, and its payment is refunded automatically.
+ * `awaiting_payment`: the payment has not settled yet (it is refunded when it does); `pending`: the
+ * refund is asked of Stripe; `refunded`: done; `nothing_charged`: the payment failed, nothing to give back.
+ */
+export const LateRefundSchema = z
+  .object({
+    status: z.enum(['awaiting_payment', 'pending', 'refunded', 'nothing_charged']),
+    /** `sold_out`: no seat of its edition was left; `already_member`: the person had bought meanwhile (a repeated payment). */
+    reason: z.enum(['sold_out', 'already_member']),
+    edition: z.enum(EDITION_IDS),
+    amount_cents: z.number().int().nullable(),
+    refunded_at: z.string().nullable(),
+  })
+  .meta({ id: 'LateRefund' });
+export type LateRefund = z.infer<typeof LateRefundSchema>;
+
+export const MembershipAnswerSchema = z
+  .object({
+    membership: MembershipSchema.nullable(),
+    /** The person's most recent checkout refunded for completing too late (docs/billing.md), if any. */
+    late_refund: LateRefundSchema.nullable().optional(),
+  })
+  .meta({ id: 'MembershipAnswer' });

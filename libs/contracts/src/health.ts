@@ -103,6 +103,27 @@ export const RefreshFailureSchema = z
   .meta({ id: 'RefreshFailure' });
 export type RefreshFailure = z.infer<typeof RefreshFailureSchema>;
 
+/**
+ * A Stripe webhook event that gave up after its attempts (docs/billing.md): kept, not applied,
+ * until an admin retries or dismisses it.
+ */
+export const StripeEventAttentionSchema = z
+  .object({
+    /** Stripe's event id (evt_…). */
+    id: z.string(),
+    type: z.string(),
+    receivedAt: z.string(),
+    failedAt: z.string(),
+    attempts: z.number().int(),
+    lastError: z.string().nullable(),
+  })
+  .meta({ id: 'StripeEventAttention' });
+export type StripeEventAttention = z.infer<typeof StripeEventAttentionSchema>;
+
+/** A stored Stripe event in a path. */
+export const StripeEventParamsSchema = z.object({ id: z.string().min(1).max(255) }).strict();
+export type StripeEventParams = z.infer<typeof StripeEventParamsSchema>;
+
 /** `GET /api/admin/health`: everything the Salud section shows, in one answer. */
 export const SystemHealthSchema = z
   .object({
@@ -120,6 +141,8 @@ export const SystemHealthSchema = z
     workers: z.array(WorkerHeartbeatSchema).nullable(),
     /** null when PostgreSQL did not answer. */
     refreshFailures: z.array(RefreshFailureSchema).nullable(),
+    /** Stripe events needing attention, newest failure first; null when PostgreSQL did not answer. */
+    stripeEvents: z.array(StripeEventAttentionSchema).nullable(),
   })
   .meta({ id: 'SystemHealth' });
 export type SystemHealth = z.infer<typeof SystemHealthSchema>;

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager, LockMode } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
 import type Stripe from 'stripe';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { EventNotReadyError } from './billing.errors.js';
 import { EditionStock } from './entities/edition-stock.entity.js';
 import { Membership } from './entities/membership.entity.js';
@@ -9,7 +11,9 @@ import { Reservation } from './entities/reservation.entity.js';
 import { StripeEvent } from './entities/stripe-event.entity.js';
 import type { BillingDb } from './entities/index.js';
 import { OutboxService } from '../../core/outbox/outbox.service.js';
-import { MembershipStartedEvent } from './public/events.js';
+import { BillingPaymentChangedEvent, MembershipStartedEvent, type BillingPaymentChange } from './public/events.js';
+import { LateRefundService } from './late-refund.service.js';
+import { StripeGateway } from './stripe.client.js';
 import { applyCancellationSchedule, applySubscriptionEnded, rejoin } from './subscription-lifecycle.js';
 
 /** Any constant: serialises member numbering. */
@@ -17,14 +21,31 @@ const MEMBER_NUMBER_LOCK = 4_242_002;
 
 type Tx = EntityManager;
 
+/** What one application leaves to do after its commit. */
+interface Applied {
+  /** Outbox messages to relay. */
+  staged: string[];
+  /** A late checkout whose automatic refund can be asked of Stripe now. */
+  refund?: string;
+}
+
 const subscriptionStatus = (status: string): Membership['status'] =>
   status === 'active' || status === 'trialing' ? 'active' : status === 'past_due' || status === 'unpaid' || status === 'incomplete' ? 'past_due' : 'cancelled';
 
 const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null));
 
 /**
+ * Statuses a subscription or invoice event never changes: a refund is final, a dispute waits for
+ * its outcome, a later-settling payment for its async_payment_* event (a SEPA subscription may
+ * read `active` or `incomplete` before the money is there).
+ */
+const HELD_STATUSES: ReadonlySet<Membership['status']> = new Set(['refunded', 'disputed', 'pending_payment']);
+
+/**
  * Applies each inbox event exactly once: the event row is locked and marked processed in
- * the same transaction as its effect, so duplicates and concurrent workers are no-ops.
+ * the same transaction as its effect, so duplicates and concurrent workers are no-ops. An event
+ * that fails `STRIPE_EVENT_ATTEMPTS` times gives up (`failed_at`): it is kept, never applied on its
+ * own again, and shows in Salud until an admin retries or dismisses it.
  */
 @Injectable()
 export class BillingEventsService {
@@ -33,21 +54,26 @@ export class BillingEventsService {
   constructor(
     private readonly em: EntityManager,
     private readonly outbox: OutboxService,
+    private readonly lateRefunds: LateRefundService,
+    private readonly gateway: StripeGateway,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Returns true when the effect was applied now, false when it had been already. */
+  /** Returns true when the effect was applied now, false when it had been already (or the event gave up). */
   async process(eventId: string): Promise<boolean> {
+    let outcome: Applied = { staged: [] };
     try {
-      const staged: string[] = [];
       const applied = await this.em.fork().transactional(async (tx) => {
         const row = await tx.findOne(StripeEvent, { id: eventId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-        if (!row || row.processedAt) return false;
-        await this.apply(tx, row.payload as unknown as Stripe.Event, staged);
+        // A failed or dismissed event waits for an admin: only their retry (which clears it) runs it again.
+        if (!row || row.processedAt || row.failedAt || row.dismissedAt) return false;
+        outcome = await this.apply(tx, row.id, row.payload as unknown as Stripe.Event);
         row.processedAt = new Date();
         row.lastError = null;
         return true;
       });
-      await this.outbox.relay(staged);
+      await this.outbox.relay(outcome.staged);
+      if (outcome.refund) await this.lateRefunds.refundSafely(outcome.refund);
       return applied;
     } catch (error) {
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
@@ -55,28 +81,52 @@ export class BillingEventsService {
         .fork()
         .getKysely<BillingDb>()
         .updateTable('stripe_events')
-        .set((eb) => ({ attempts: eb('attempts', '+', 1), last_error: reason }))
+        .set((eb) => ({
+          attempts: eb('attempts', '+', 1),
+          last_error: reason,
+          // The last allowed try: the event gives up and needs an admin.
+          failed_at: sql<Date | null>`case when ${eb.ref('attempts')} + 1 >= ${this.config.billing.eventAttempts} then now() else ${eb.ref('failed_at')} end`,
+        }))
         .where('id', '=', eventId)
+        .where('processed_at', 'is', null)
         .execute()
         .catch(() => undefined);
       throw error;
     }
   }
 
-  /** `staged`: the outbox messages this application wrote, relayed after the commit. */
-  private async apply(tx: Tx, event: Stripe.Event, staged: string[]): Promise<void> {
+  private async apply(tx: Tx, eventId: string, event: Stripe.Event): Promise<Applied> {
+    const staged: string[] = [];
+    const created = event.created;
     switch (event.type) {
       case 'checkout.session.completed':
-        return this.completed(tx, event.data.object, event.created, staged);
+        return { staged, refund: (await this.completed(tx, event.data.object, created, staged)) ?? undefined };
+      case 'checkout.session.async_payment_succeeded':
+      case 'checkout.session.async_payment_failed':
+        return {
+          staged,
+          refund: (await this.asyncPayment(tx, eventId, event.data.object, event.type.endsWith('succeeded'), created, staged)) ?? undefined,
+        };
       case 'checkout.session.expired':
-        return this.expired(tx, event.data.object);
+        await this.expired(tx, event.data.object);
+        return { staged };
       case 'customer.subscription.updated':
       case 'customer.subscription.deleted':
-        return this.subscriptionChanged(tx, event.data.object, event.type === 'customer.subscription.deleted', event.created, staged);
+        await this.subscriptionChanged(tx, event.data.object, event.type === 'customer.subscription.deleted', created, staged);
+        return { staged };
       case 'invoice.payment_failed':
-        return this.paymentFailed(tx, event.data.object, event.created);
+        await this.paymentFailed(tx, event.data.object, created);
+        return { staged };
+      case 'charge.refunded':
+        await this.chargeRefunded(tx, eventId, event.data.object, created, staged);
+        return { staged };
+      case 'charge.dispute.created':
+      case 'charge.dispute.closed':
+        await this.dispute(tx, eventId, event.data.object, event.type === 'charge.dispute.closed', created, staged);
+        return { staged };
       default:
         this.logger.debug(`Ignoring Stripe event ${event.type}`);
+        return { staged };
     }
   }
 
@@ -86,20 +136,49 @@ export class BillingEventsService {
     return byId ?? (await tx.findOne(Reservation, { checkoutSessionId: session.id }, { lockMode: LockMode.PESSIMISTIC_WRITE }));
   }
 
-  private async completed(tx: Tx, session: Stripe.Checkout.Session, created: number, staged: string[]): Promise<void> {
+  private stage(tx: Tx, staged: string[], change: BillingPaymentChange, membership: Membership, details: BillingPaymentChangedEvent['details']): void {
+    staged.push(this.outbox.stage(tx, new BillingPaymentChangedEvent(randomUUID(), change, membership.user?.id ?? null, 'membership', membership.id, details)));
+  }
+
+  /**
+   * A paid (or later-settling) checkout: the seat is confirmed and the membership created. When its
+   * seat had been released meanwhile (expired, swept) the checkout takes a free seat of its edition
+   * if one is left; otherwise (or when the person is a member already) no membership is made and
+   * its payment is refunded automatically. Returns the reservation to refund now, if any.
+   */
+  private async completed(tx: Tx, session: Stripe.Checkout.Session, created: number, staged: string[]): Promise<string | null> {
     const reservation = await this.reservationFor(tx, session);
     if (!reservation) {
       this.logger.warn(`checkout.session.completed for unknown session ${session.id}`);
-      return;
+      return null;
     }
-    if (reservation.status === 'confirmed' || (await tx.count(Membership, { checkoutSessionId: session.id }))) return;
+    if (reservation.status === 'confirmed' || reservation.refundStatus || (await tx.count(Membership, { checkoutSessionId: session.id }))) return null;
     const stock = await tx.findOneOrFail(EditionStock, { edition: reservation.edition }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    // A released seat that still completed (clock skew past the grace period) is taken back.
-    if (reservation.status === 'reserved') stock.reserved -= 1;
+    const unpaid = session.payment_status === 'unpaid';
+    if (reservation.status === 'released') {
+      // A former member whose seat went back (decision 0048) may take a free seat again.
+      const member = (await tx.count(Membership, { user: reservation.user.id, seatReleasedAt: null })) > 0;
+      if (member || stock.reserved + stock.confirmed >= stock.seatLimit) {
+        // Too late: the seat went to someone else (or the person already is a member). Refund, never oversell.
+        reservation.refundStatus = unpaid ? 'awaiting_payment' : 'pending';
+        reservation.refundReason = member ? 'already_member' : 'sold_out';
+        reservation.refundCents = session.amount_total ?? reservation.priceCents;
+        reservation.stripeCustomerId = idOf(session.customer);
+        reservation.stripeSubscriptionId = idOf(session.subscription);
+        reservation.stripeInvoiceId = idOf(session.invoice);
+        reservation.checkoutSessionId ??= session.id;
+        await tx.flush();
+        this.logger.warn(`Checkout ${session.id} completed after its seat was released and none is free: refunding it`);
+        return unpaid ? null : reservation.id;
+      }
+      // A seat of its edition is still free: the late checkout takes it (under the stock lock).
+    } else {
+      stock.reserved -= 1;
+    }
     stock.confirmed += 1;
     reservation.status = 'confirmed';
     // A former member buying again (decision 0048): the same row and member number.
-    if (await rejoin(tx, this.outbox, reservation, session, created, staged)) return;
+    if (await rejoin(tx, this.outbox, reservation, session, created, staged)) return null;
     // Both in this transaction: the lock is held until it commits, so no two members get one number.
     const db = tx.getKysely<BillingDb>();
     await db.selectNoFrom((eb) => eb.fn('pg_advisory_xact_lock', [eb.val(MEMBER_NUMBER_LOCK)]).as('locked')).execute();
@@ -112,6 +191,8 @@ export class BillingEventsService {
       edition: reservation.edition,
       priceCents: reservation.priceCents,
       memberNumber: Number(next),
+      // A payment that settles later (SEPA debit…) is not a membership until it does.
+      status: unpaid ? 'pending_payment' : 'active',
       statusAt: new Date(created * 1000),
       stripeCustomerId: idOf(session.customer),
       stripeSubscriptionId: idOf(session.subscription),
@@ -121,6 +202,55 @@ export class BillingEventsService {
     staged.push(
       this.outbox.stage(tx, new MembershipStartedEvent(randomUUID(), membership.id, reservation.user.id, membership.edition, membership.memberNumber)),
     );
+    return null;
+  }
+
+  /**
+   * A later-settling payment settled or failed. Succeeded: the pending membership becomes active.
+   * Failed: nothing was paid, so the pending membership is removed and its seat freed; the person
+   * may buy again. A late checkout waiting for its payment is refunded once it settles.
+   */
+  private async asyncPayment(
+    tx: Tx,
+    eventId: string,
+    session: Stripe.Checkout.Session,
+    succeeded: boolean,
+    created: number,
+    staged: string[],
+  ): Promise<string | null> {
+    const membership = await tx.findOne(Membership, { checkoutSessionId: session.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!membership) {
+      const reservation = await this.reservationFor(tx, session);
+      if (reservation?.refundStatus === 'awaiting_payment') {
+        reservation.refundStatus = succeeded ? 'pending' : 'nothing_charged';
+        await tx.flush();
+        return succeeded ? reservation.id : null;
+      }
+      if (reservation?.refundStatus) return null;
+      // Stripe does not promise order: the completion that creates the membership may come later.
+      throw new EventNotReadyError(`No membership for checkout ${session.id} yet`);
+    }
+    if (membership.status !== 'pending_payment') return null;
+    const details = { stripe_event: eventId, edition: membership.edition, member_number: membership.memberNumber };
+    if (succeeded) {
+      membership.status = 'active';
+      membership.statusAt = new Date(Math.max(created * 1000, membership.statusAt.getTime()));
+      await tx.flush();
+      this.stage(tx, staged, 'payment_settled', membership, details);
+      return null;
+    }
+    if (!membership.seatReleasedAt) await this.freeSeat(tx, membership.edition);
+    this.stage(tx, staged, 'payment_failed', membership, details);
+    const reservation = await this.reservationFor(tx, session);
+    if (reservation) reservation.status = 'released';
+    tx.remove(membership);
+    await tx.flush();
+    return null;
+  }
+
+  private async freeSeat(tx: Tx, edition: string): Promise<void> {
+    const stock = await tx.findOneOrFail(EditionStock, { edition }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    stock.confirmed = Math.max(0, stock.confirmed - 1);
   }
 
   private async expired(tx: Tx, session: Stripe.Checkout.Session): Promise<void> {
@@ -132,16 +262,22 @@ export class BillingEventsService {
     await tx.flush();
   }
 
-  private async membershipBySubscription(tx: Tx, subscriptionId: string | null): Promise<Membership> {
+  /** True when the Stripe ids belong to a late checkout we refunded ourselves (its events change nothing). */
+  private async lateCheckout(tx: Tx, where: { stripeSubscriptionId?: string; stripeCustomerId?: string }): Promise<boolean> {
+    return (await tx.count(Reservation, { ...where, refundStatus: { $ne: null } })) > 0;
+  }
+
+  private async membershipBySubscription(tx: Tx, subscriptionId: string | null): Promise<Membership | null> {
     const membership = subscriptionId ? await tx.findOne(Membership, { stripeSubscriptionId: subscriptionId }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
+    if (membership) return membership;
+    if (subscriptionId && (await this.lateCheckout(tx, { stripeSubscriptionId: subscriptionId }))) return null;
     // Stripe does not promise order: the checkout that creates the membership may come later.
-    if (!membership) throw new EventNotReadyError(`No membership for subscription ${subscriptionId ?? '(none)'} yet`);
-    return membership;
+    throw new EventNotReadyError(`No membership for subscription ${subscriptionId ?? '(none)'} yet`);
   }
 
   private async setStatus(tx: Tx, membership: Membership, status: Membership['status'], created: number): Promise<void> {
     const at = new Date(created * 1000);
-    if (at < membership.statusAt) return;
+    if (at < membership.statusAt || HELD_STATUSES.has(membership.status)) return;
     membership.status = status;
     membership.statusAt = at;
     await tx.flush();
@@ -149,9 +285,11 @@ export class BillingEventsService {
 
   private async subscriptionChanged(tx: Tx, subscription: Stripe.Subscription, deleted: boolean, created: number, staged: string[]): Promise<void> {
     const membership = await this.membershipBySubscription(tx, subscription.id);
+    if (!membership) return; // a late checkout we refunded ourselves
     const newest = new Date(created * 1000) >= membership.statusAt;
     await this.setStatus(tx, membership, deleted ? 'cancelled' : subscriptionStatus(subscription.status), created);
-    // Cancelling (decision 0048): the end frees the seat whenever it arrives; a schedule only if newest.
+    // Cancelling (decision 0048): the end frees the seat whenever it arrives (once: seat_released_at);
+    // a schedule only if newest. A refunded membership's seat was freed by its refund already.
     if (deleted) await applySubscriptionEnded(tx, this.outbox, membership, subscription, staged);
     else if (newest) await applyCancellationSchedule(tx, this.outbox, membership, subscription, staged);
   }
@@ -163,6 +301,91 @@ export class BillingEventsService {
     };
     const subscriptionId = idOf(raw.subscription ?? raw.parent?.subscription_details?.subscription ?? null);
     const membership = await this.membershipBySubscription(tx, subscriptionId);
-    await this.setStatus(tx, membership, 'past_due', created);
+    if (membership) await this.setStatus(tx, membership, 'past_due', created);
+  }
+
+  /** The membership paid through this Stripe customer; null for a late checkout we refunded ourselves. */
+  private async membershipByCustomer(tx: Tx, customerId: string | null, what: string): Promise<Membership | null> {
+    const membership = customerId ? await tx.findOne(Membership, { stripeCustomerId: customerId }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
+    if (membership) return membership;
+    if (customerId && (await this.lateCheckout(tx, { stripeCustomerId: customerId }))) return null;
+    throw new EventNotReadyError(`No membership for the customer of ${what} yet`);
+  }
+
+  /** The money went back: the membership ends and its seat goes back on sale (decision 0046). */
+  private async refunded(tx: Tx, membership: Membership, cents: number, created: number): Promise<void> {
+    membership.refundedCents = cents;
+    if (membership.status === 'refunded') return;
+    // Once per membership: a subscription that ended (decision 0048) gave its seat back already.
+    if (!membership.seatReleasedAt) {
+      await this.freeSeat(tx, membership.edition);
+      membership.seatReleasedAt = new Date(created * 1000);
+    }
+    membership.status = 'refunded';
+    membership.refundedAt = new Date(created * 1000);
+    membership.statusAt = new Date(Math.max(created * 1000, membership.statusAt.getTime()));
+  }
+
+  /**
+   * `charge.refunded`: a full refund (`refunded: true`) ends the membership and frees its seat; a
+   * partial one is recorded (`refunded_cents`) and audited, and the membership stays.
+   */
+  private async chargeRefunded(tx: Tx, eventId: string, charge: Stripe.Charge, created: number, staged: string[]): Promise<void> {
+    const membership = await this.membershipByCustomer(tx, idOf(charge.customer), `charge ${charge.id}`);
+    if (!membership) return;
+    if (charge.refunded) await this.refunded(tx, membership, charge.amount_refunded, created);
+    else membership.refundedCents = charge.amount_refunded;
+    await tx.flush();
+    this.stage(tx, staged, 'membership_refunded', membership, {
+      stripe_event: eventId,
+      charge: charge.id,
+      full: charge.refunded,
+      amount_refunded_cents: charge.amount_refunded,
+      amount_cents: charge.amount,
+    });
+  }
+
+  /**
+   * A dispute (chargeback) opened: the membership is `disputed` and keeps its seat until the
+   * outcome. Closed: won (or a warning closed) gives the membership back; lost means the money
+   * went back, so it ends as `refunded` and its seat goes back on sale.
+   */
+  private async dispute(tx: Tx, eventId: string, dispute: Stripe.Dispute, closed: boolean, created: number, staged: string[]): Promise<void> {
+    const chargeId = idOf(dispute.charge as string | { id: string });
+    const customerId = await this.customerOfCharge(dispute.charge);
+    const membership = await this.membershipByCustomer(tx, customerId, `dispute ${dispute.id}`);
+    if (!membership) return;
+    membership.disputeId = dispute.id;
+    membership.disputeStatus = dispute.status;
+    membership.disputeReason = dispute.reason;
+    const at = new Date(Math.max(created * 1000, membership.statusAt.getTime()));
+    if (!closed) {
+      if (membership.status !== 'refunded') {
+        membership.status = 'disputed';
+        membership.statusAt = at;
+      }
+    } else if (dispute.status === 'lost') {
+      await this.refunded(tx, membership, dispute.amount, created);
+    } else if (membership.status === 'disputed') {
+      membership.status = 'active';
+      membership.statusAt = at;
+    }
+    await tx.flush();
+    this.stage(tx, staged, closed ? 'dispute_closed' : 'membership_disputed', membership, {
+      stripe_event: eventId,
+      dispute: dispute.id,
+      charge: chargeId,
+      status: dispute.status,
+      reason: dispute.reason,
+      amount_cents: dispute.amount,
+    });
+  }
+
+  /** A dispute names its charge only: Stripe says whose it is. */
+  private async customerOfCharge(charge: string | Stripe.Charge): Promise<string | null> {
+    if (typeof charge !== 'string') return idOf(charge.customer);
+    const stripe = await this.gateway.stripe();
+    if (!stripe) throw new EventNotReadyError('Payments are not configured: cannot look the disputed charge up');
+    return idOf((await stripe.charges.retrieve(charge)).customer);
   }
 }

@@ -9,6 +9,8 @@ export enum BillingErrorCode {
   InvalidSignature = 'invalid_signature',
   NotAMember = 'not_a_member',
   NoStripeCustomer = 'no_stripe_customer',
+  EventNotFound = 'event_not_found',
+  EventNotFailed = 'event_not_failed',
 }
 
 const STATUS: Record<BillingErrorCode, number> = {
@@ -19,6 +21,8 @@ const STATUS: Record<BillingErrorCode, number> = {
   [BillingErrorCode.InvalidSignature]: 400,
   [BillingErrorCode.NotAMember]: 404,
   [BillingErrorCode.NoStripeCustomer]: 409,
+  [BillingErrorCode.EventNotFound]: 404,
+  [BillingErrorCode.EventNotFailed]: 409,
 };
 
 export class BillingError extends AppError {

@@ -13,6 +13,7 @@ import { BILLING_WORKER_HANDLERS } from './handlers/stripe-events.handlers.js';
 import { BillingController } from './billing.controller.js';
 import { BillingService } from './billing.service.js';
 import { BillingSweeper } from './jobs/billing-sweeper.service.js';
+import { LateRefundService } from './late-refund.service.js';
 import { STRIPE_EVENTS_QUEUE } from './jobs/stripe-events.job.js';
 import { StripeEventsProcessor } from './jobs/stripe-events.processor.js';
 import { StripeGateway } from './stripe.client.js';
@@ -29,6 +30,7 @@ export class BillingModule {
         StripeGateway,
         BillingService,
         BillingEventsService,
+        LateRefundService,
         BillingPrivacyService,
         BillingErasureHandler,
         BillingPersonalDataHandler,

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs
 import { InjectQueue } from '@nestjs/bullmq';
 import { CreateRequestContext } from '@mikro-orm/decorators/legacy';
 import { EntityManager, LockMode, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
-import type { CheckoutResponse, Editions, Membership as MembershipDto } from '@life/contracts';
+import type { CheckoutResponse, Editions, LateRefund, Membership as MembershipDto, StripeEventAttention } from '@life/contracts';
 import type { Queue } from 'bullmq';
 import { sql } from 'kysely';
 import type Stripe from 'stripe';
@@ -20,10 +20,22 @@ import { StripeGateway } from './stripe.client.js';
 import { within } from '../../core/util/within.js';
 import { msg } from '../../core/i18n/messages.js';
 
-/** Tries of one Stripe event before it shows in Salud as needing attention (about 17 minutes of backoff). */
-export const STRIPE_EVENT_ATTEMPTS = 10;
-
 const ENQUEUE_TIMEOUT_MS = 2000;
+
+/**
+ * Stripe's webhook tolerance (seconds). The `stripe` library only refuses signatures older than
+ * this; we also refuse those dated more than this in the future (decision 0045).
+ */
+export const WEBHOOK_TOLERANCE_S = 300;
+
+/** The `t=` of a Stripe-Signature header (seconds), or null. */
+function signedAt(header: string): number | null {
+  for (const part of header.split(',')) {
+    const [key, value] = part.split('=', 2);
+    if (key?.trim() === 't' && value && /^\d+$/.test(value.trim())) return Number(value.trim());
+  }
+  return null;
+}
 
 export function toMembershipDto(membership: Membership): MembershipDto {
   const edition = editionById(membership.edition)!;
@@ -99,6 +111,19 @@ export class BillingService implements OnApplicationBootstrap {
   async membershipOf(userId: string): Promise<MembershipDto | null> {
     const membership = await this.em.findOne(Membership, { user: userId });
     return membership ? toMembershipDto(membership) : null;
+  }
+
+  /** The person's latest checkout that completed too late for a seat (its automatic refund), if any. */
+  async lateRefundOf(userId: string): Promise<LateRefund | null> {
+    const [row] = await this.em.find(Reservation, { user: userId, refundStatus: { $ne: null } }, { orderBy: { updatedAt: 'desc' }, limit: 1 });
+    if (!row?.refundStatus) return null;
+    return {
+      status: row.refundStatus,
+      reason: row.refundReason ?? 'sold_out',
+      edition: row.edition as LateRefund['edition'],
+      amount_cents: row.refundCents ?? null,
+      refunded_at: row.refundedAt?.toISOString() ?? null,
+    };
   }
 
   private async openReservation(userId: string): Promise<Reservation | null> {
@@ -235,7 +260,10 @@ export class BillingService implements OnApplicationBootstrap {
     let event: Stripe.Event;
     try {
       if (!rawBody || !signature) throw new Error('missing body or signature');
-      event = stripe.webhooks.constructEvent(rawBody, signature, secret);
+      event = stripe.webhooks.constructEvent(rawBody, signature, secret, WEBHOOK_TOLERANCE_S);
+      // The library checks the past only: a signature dated in the future is refused too.
+      const at = signedAt(signature);
+      if (at === null || at - Math.floor(Date.now() / 1000) > WEBHOOK_TOLERANCE_S) throw new Error('timestamp outside the tolerance zone');
     } catch {
       throw new BillingError(BillingErrorCode.InvalidSignature, msg('billing.badSignature'));
     }
@@ -261,9 +289,10 @@ export class BillingService implements OnApplicationBootstrap {
   async enqueue(eventId: string): Promise<boolean> {
     try {
       // An event that failed every attempt is not retried by the sweeper: it stays failed in
-      // Salud, as needing attention, until an admin retries or discards it.
+      // Salud, as needing attention, until an admin retries or dismisses it.
+      const { eventAttempts, eventBackoffMs } = this.config.billing;
       const outcome = await within(
-        addOnce(this.queue, 'stripe-event', { eventId }, { jobId: eventId, attempts: STRIPE_EVENT_ATTEMPTS, backoff: { type: 'exponential', delay: 1000 } }),
+        addOnce(this.queue, 'stripe-event', { eventId }, { jobId: eventId, attempts: eventAttempts, backoff: { type: 'exponential', delay: eventBackoffMs } }),
         ENQUEUE_TIMEOUT_MS,
       );
       return outcome !== 'failed';
@@ -275,19 +304,71 @@ export class BillingService implements OnApplicationBootstrap {
     }
   }
 
-  /**
-   * Unprocessed inbox rows older than `olderThanMs`, oldest first. A row that gave up (`failedAt`)
-   * is left alone: it needs an admin (Salud, and the sales view lists it), not another round.
-   */
+  /** Unprocessed inbox rows older than `olderThanMs`, oldest first; never one that gave up or was dismissed. */
   async pendingEventIds(olderThanMs: number, limit = 500): Promise<string[]> {
     const rows = await this.em
       .fork()
       .find(
         StripeEvent,
-        { processedAt: null, failedAt: null, receivedAt: { $lt: new Date(Date.now() - olderThanMs) } },
+        { processedAt: null, failedAt: null, dismissedAt: null, receivedAt: { $lt: new Date(Date.now() - olderThanMs) } },
         { orderBy: { receivedAt: 'asc' }, limit, fields: ['id'] },
       );
     return rows.map((row) => row.id);
+  }
+
+  /** Salud: events that gave up (failed, not processed, not dismissed), newest failure first. */
+  async eventsNeedingAttention(limit = 50): Promise<StripeEventAttention[]> {
+    const rows = await this.em
+      .fork()
+      .find(StripeEvent, { processedAt: null, dismissedAt: null, failedAt: { $ne: null } }, { orderBy: { failedAt: 'desc' }, limit });
+    return rows.map((row) => ({
+      id: row.id,
+      type: row.type,
+      receivedAt: row.receivedAt.toISOString(),
+      failedAt: row.failedAt!.toISOString(),
+      attempts: row.attempts,
+      lastError: row.lastError ?? null,
+    }));
+  }
+
+  /** The failed event, locked, or why an admin cannot act on it (404, 409). */
+  private async failedEvent(tx: EntityManager, eventId: string): Promise<StripeEvent> {
+    const row = await tx.findOne(StripeEvent, { id: eventId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!row) throw new BillingError(BillingErrorCode.EventNotFound, msg('billing.eventNotFound', { id: eventId }));
+    if (row.processedAt || !row.failedAt || row.dismissedAt)
+      throw new BillingError(BillingErrorCode.EventNotFailed, msg('billing.eventNotFailed', { id: eventId }));
+    return row;
+  }
+
+  /** Its failed job (if still in Redis) goes, so the event can be queued afresh or stays gone. */
+  private async dropFailedJob(eventId: string): Promise<void> {
+    try {
+      const job = await within(this.queue.getJob(eventId), ENQUEUE_TIMEOUT_MS);
+      if (job && (await job.isFailed())) await job.remove();
+    } catch (error) {
+      this.logger.warn(`Could not remove the failed job of Stripe event ${eventId}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** Admin (Salud): the event gets its attempts again and is queued now. */
+  async retryEvent(eventId: string): Promise<void> {
+    await this.em.fork().transactional(async (tx) => {
+      const row = await this.failedEvent(tx, eventId);
+      row.failedAt = null;
+      row.attempts = 0;
+    });
+    await this.dropFailedJob(eventId);
+    // If Redis is away now, the sweeper queues it (it no longer gave up).
+    await this.enqueue(eventId);
+  }
+
+  /** Admin (Salud): the event is kept, never applied, and no longer needs attention. */
+  async dismissEvent(eventId: string): Promise<void> {
+    await this.em.fork().transactional(async (tx) => {
+      const row = await this.failedEvent(tx, eventId);
+      row.dismissedAt = new Date();
+    });
+    await this.dropFailedJob(eventId);
   }
 
   /** Reservations whose checkout can no longer complete (expired plus a grace period). */

@@ -7,6 +7,7 @@ import { HealthIndicators } from './health.indicators.js';
 import { QueuesService } from './queues.service.js';
 import { QueryBus } from '@nestjs/cqrs';
 import { RefreshFailuresQuery } from '../external-services/public/queries.js';
+import { StripeEventsNeedingAttentionQuery } from '../billing/public/queries.js';
 import { WorkerHeartbeats } from './worker-heartbeats.js';
 
 const TIMEOUT_MS = 2000;
@@ -33,12 +34,13 @@ export class SystemHealthService {
   ) {}
 
   async report(): Promise<SystemHealth> {
-    const [database, redis, queues, workers, refreshFailures] = await Promise.all([
+    const [database, redis, queues, workers, refreshFailures, stripeEvents] = await Promise.all([
       this.indicators.database(),
       this.indicators.redisPing(),
       this.queues.overview(),
       this.orNull('worker heartbeats', () => this.workers.list()),
       this.orNull('token-refresh failures', () => this.queries.execute(new RefreshFailuresQuery())),
+      this.orNull('Stripe events needing attention', () => this.queries.execute(new StripeEventsNeedingAttentionQuery())),
     ]);
     const db = dependency(database, 'database');
     const cache = dependency(redis, 'redis');
@@ -53,6 +55,7 @@ export class SystemHealthService {
       queues,
       workers,
       refreshFailures,
+      stripeEvents,
     };
   }
 

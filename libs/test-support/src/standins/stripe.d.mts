@@ -20,15 +20,18 @@ export interface StripeStandIn {
   signedEvent(
     type: string,
     object: Record<string, unknown>,
-    extra?: { id?: string; created?: number; secret?: string; previous?: Record<string, unknown> },
+    extra?: { id?: string; created?: number; secret?: string; previous?: Record<string, unknown>; timestamp?: number },
   ): SignedEvent;
-  completeSession(sessionId: string): Record<string, unknown> & { id: string; customer: string; subscription: string };
+  completeSession(
+    sessionId: string,
+    how?: { paymentStatus?: 'paid' | 'unpaid' | 'no_payment_required' },
+  ): Record<string, unknown> & { id: string; customer: string; subscription: string; invoice: string; payment_status: string };
   /** Subscriptions created by completed checkouts, by id (Stripe's payload shape). */
   subscriptions: Map<
     string,
     Record<string, unknown> & { id: string; customer: string; status: string; cancel_at: number | null; cancel_at_period_end: boolean }
   >;
-  /** Invoices by id (Stripe's payload shape: number, total, total_taxes, invoice_pdf, hosted_invoice_url…). */
+  /** Invoices by id (Stripe's payload shape: number, total, total_taxes, invoice_pdf, hosted_invoice_url; the first one with `payments`). */
   invoices: Map<
     string,
     Record<string, unknown> & { id: string; customer: string; number: string; total: number; invoice_pdf: string; hosted_invoice_url: string }
@@ -41,6 +44,17 @@ export interface StripeStandIn {
   endSubscription(subscriptionId: string): Promise<Delivery>;
   /** A renewal: a new paid invoice of the subscription. */
   issueInvoice(subscriptionId: string): Record<string, unknown> & { id: string; number: string };
+  /** A later-settling payment settled or failed: the session as in checkout.session.async_payment_succeeded / _failed. */
+  settlePayment(sessionId: string, succeeded: boolean): Record<string, unknown> & { id: string };
+  /** The charge of a completed session. */
+  chargeOf(sessionId: string): Record<string, unknown> & { id: string; amount: number; amount_refunded: number; refunded: boolean };
+  /** Refunds (part of) a session's charge: the charge as in charge.refunded. */
+  refundCharge(sessionId: string, amount?: number): Record<string, unknown> & { id: string; amount_refunded: number; refunded: boolean };
+  /** A dispute of a session's charge, as in charge.dispute.created / closed. */
+  dispute(sessionId: string, how?: { status?: string; reason?: string; id?: string }): Record<string, unknown> & { id: string; charge: string };
+  charges: Map<string, Record<string, unknown>>;
+  /** Refunds created through POST /v1/refunds, in order. */
+  refunds: (Record<string, unknown> & { id: string; amount: number; payment_intent: string })[];
   close(): Promise<void>;
 }
 

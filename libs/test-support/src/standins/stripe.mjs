@@ -3,8 +3,15 @@
 //   POST /v1/checkout/sessions          create a Checkout Session (form-encoded, Bearer secret key)
 //   GET  /v1/checkout/sessions/:id      read it back
 //   POST /v1/checkout/sessions/:id/expire  end an open session (account erasure)
-//   DELETE /v1/subscriptions/:id        cancel a subscription (account erasure); `cancelled` lists them
-//   subscriptions, invoices, tax fields and the customer portal: stripe-billing.mjs (issue 17)
+//   DELETE /v1/subscriptions/:id        cancel a subscription (account erasure, a late checkout's refund); `cancelled` lists them
+//   GET  /v1/subscriptions/:id          read it (latest_invoice)
+//   GET  /v1/invoices/:id               an invoice; the first one of a paid session has `payments` (as with expand[]=payments)
+//   subscriptions, invoice lists, tax fields and the customer portal: stripe-billing.mjs (issue 17)
+//   GET  /v1/charges/:id                the charge of a paid session (a dispute names only its charge)
+//   POST /v1/refunds                    refund a payment intent (idempotent by Idempotency-Key); `refunds` lists them
+// Helpers build the objects of the events Stripe sends after a checkout, with its real fields:
+// completeSession (payment_status paid/unpaid, invoice, charge), refundCharge (charge.refunded),
+// dispute (charge.dispute.created/closed); signedEvent can date its signature (`timestamp`).
 //   GET  /checkout/:id                  the hosted checkout page (a tiny HTML page, labelled as a stand-in)
 //   POST /checkout/:id/pay              with `webhookUrl`: completes the session, delivers a signed
 //                                       checkout.session.completed to it, then goes to success_url
@@ -54,8 +61,21 @@ export async function startStripeStandIn(options) {
   let failNext = options.failNext ?? 0;
   /** @type {string[]} */
   const cancelled = [];
+  /** @type {Map<string, Record<string, any>>} charges by id */
+  const charges = new Map();
+  /** @type {Map<string, string>} a completed session's charge id (not a field Stripe shows on the session) */
+  const chargeBySession = new Map();
+  /** @type {Record<string, any>[]} refunds created through POST /v1/refunds, in order */
+  const refunds = [];
 
   const signer = new Stripe(options.secretKey);
+  const billing = createStripeBilling({
+    baseUrl: () => `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`,
+    signedEvent,
+    eventsUrl: () => eventsUrl,
+  });
+  /** Invoices by id: the subscriptions' (stripe-billing.mjs), the first of each with its payment. */
+  const invoices = billing.invoices;
   /** Where the portal's subscription events go (the app's webhook); the development Stripe's webhookUrl by default. */
   let eventsUrl = options.eventsUrl ?? options.webhookUrl;
 
@@ -63,7 +83,8 @@ export async function startStripeStandIn(options) {
    * A Stripe event as Stripe would send it, with its body and a valid Stripe-Signature header.
    * @param {string} type
    * @param {Record<string, unknown>} object
-   * @param {{ id?: string, created?: number, secret?: string, previous?: Record<string, unknown> }} [extra]
+   * @param {{ id?: string, created?: number, secret?: string, previous?: Record<string, unknown>, timestamp?: number }} [extra]
+   *   previous: `previous_attributes` of an update; timestamp: the signature's `t=` (seconds), as a clock that is off would date it
    */
   function signedEvent(type, object, extra = {}) {
     const event = {
@@ -76,25 +97,155 @@ export async function startStripeStandIn(options) {
       api_version: '2025-01-01',
     };
     const payload = JSON.stringify(event);
-    const signature = signer.webhooks.generateTestHeaderString({ payload, secret: extra.secret ?? options.webhookSecret });
+    const signature = signer.webhooks.generateTestHeaderString({
+      payload,
+      secret: extra.secret ?? options.webhookSecret,
+      ...(extra.timestamp === undefined ? {} : { timestamp: extra.timestamp }),
+    });
     return { event, payload, signature };
   }
 
-  /** @param {string} sessionId */
-  function completeSession(sessionId) {
+  /**
+   * The session as Stripe reports it once the customer finished it: customer, subscription and its
+   * first invoice, paid by card (`paid`, with a charge) or by a method that settles later (`unpaid`,
+   * SEPA debit and the like: the charge is `pending` until settlePayment).
+   * @param {string} sessionId
+   * @param {{ paymentStatus?: 'paid' | 'unpaid' | 'no_payment_required' }} [how]
+   */
+  function completeSession(sessionId, how = {}) {
     const session = sessions.get(sessionId);
     if (!session) throw new Error(`no session ${sessionId}`);
-    Object.assign(session, { status: 'complete', customer: session.customer ?? id('cus'), subscription: session.subscription ?? id('sub') });
-    // The subscription (and its first paid invoice) Stripe creates with a completed subscription checkout.
-    if (session.mode === 'subscription' && !billing.subscriptions.has(String(session.subscription))) billing.subscriptionFor(session);
+    const paymentStatus = how.paymentStatus ?? 'paid';
+    if (!session.invoice) {
+      const customer = /** @type {string} */ (session.customer ?? id('cus'));
+      const subscription = /** @type {string} */ (session.subscription ?? id('sub'));
+      Object.assign(session, { customer, subscription });
+      // The subscription Stripe creates with a completed subscription checkout, and its first invoice
+      // (stripe-billing.mjs); then that invoice's payment: a charge, paid or still settling.
+      const first =
+        session.mode === 'subscription' && !billing.subscriptions.has(subscription)
+          ? invoices.get(String(billing.subscriptionFor(session).latest_invoice))
+          : undefined;
+      const invoiceId = first?.id ?? id('in');
+      const paymentIntent = id('pi');
+      const charge = {
+        id: id('ch'),
+        object: 'charge',
+        amount: Number(session.amount_total),
+        amount_captured: paymentStatus === 'paid' ? Number(session.amount_total) : 0,
+        amount_refunded: 0,
+        captured: paymentStatus === 'paid',
+        currency: session.currency,
+        customer,
+        payment_intent: paymentIntent,
+        paid: paymentStatus === 'paid',
+        refunded: false,
+        disputed: false,
+        status: paymentStatus === 'paid' ? 'succeeded' : 'pending',
+        created: Math.floor(Date.now() / 1000),
+        livemode: false,
+      };
+      charges.set(charge.id, charge);
+      invoices.set(invoiceId, {
+        ...(first ?? { id: invoiceId, object: 'invoice', customer, currency: session.currency, parent: { type: 'subscription_details', subscription_details: { subscription } } }),
+        status: paymentStatus === 'paid' ? 'paid' : 'open',
+        amount_due: Number(session.amount_total),
+        amount_paid: paymentStatus === 'paid' ? Number(session.amount_total) : 0,
+        amount_remaining: paymentStatus === 'paid' ? 0 : Number(session.amount_total),
+        payments: {
+          object: 'list',
+          data: [
+            {
+              id: id('inpay'),
+              object: 'invoice_payment',
+              invoice: invoiceId,
+              is_default: true,
+              status: paymentStatus === 'paid' ? 'paid' : 'open',
+              amount_paid: paymentStatus === 'paid' ? Number(session.amount_total) : null,
+              payment: { type: 'payment_intent', payment_intent: paymentIntent },
+            },
+          ],
+          has_more: false,
+          url: `/v1/invoice_payments?invoice=${invoiceId}`,
+        },
+      });
+      chargeBySession.set(sessionId, charge.id);
+      Object.assign(session, { invoice: invoiceId, payment_intent: null });
+    }
+    Object.assign(session, { status: 'complete', payment_status: paymentStatus });
     return session;
   }
 
-  const billing = createStripeBilling({
-    baseUrl: () => `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`,
-    signedEvent,
-    eventsUrl: () => eventsUrl,
-  });
+  /**
+   * A later-settling payment settled (or failed): the session as in
+   * checkout.session.async_payment_succeeded / _failed.
+   * @param {string} sessionId
+   * @param {boolean} succeeded
+   */
+  function settlePayment(sessionId, succeeded) {
+    const session = sessions.get(sessionId);
+    if (!session?.invoice) throw new Error(`session ${sessionId} is not completed`);
+    const charge = charges.get(String(chargeBySession.get(sessionId)));
+    const invoice = invoices.get(String(session.invoice));
+    if (charge)
+      Object.assign(charge, {
+        status: succeeded ? 'succeeded' : 'failed',
+        paid: succeeded,
+        captured: succeeded,
+        amount_captured: succeeded ? charge.amount : 0,
+      });
+    if (invoice && succeeded) {
+      Object.assign(invoice, { status: 'paid', amount_paid: invoice.amount_due });
+      Object.assign(invoice.payments.data[0], { status: 'paid', amount_paid: invoice.amount_due });
+    }
+    session.payment_status = succeeded ? 'paid' : 'unpaid';
+    return session;
+  }
+
+  /** @param {string} sessionId */
+  function chargeOf(sessionId) {
+    const session = sessions.get(sessionId);
+    const charge = session && charges.get(String(chargeBySession.get(sessionId)));
+    if (!charge) throw new Error(`session ${sessionId} has no charge`);
+    return charge;
+  }
+
+  /**
+   * Refunds (part of) a session's charge as the dashboard would: the charge as in `charge.refunded`.
+   * @param {string} sessionId
+   * @param {number} [amount] cents; the whole charge by default
+   */
+  function refundCharge(sessionId, amount) {
+    const charge = chargeOf(sessionId);
+    charge.amount_refunded = Math.min(charge.amount, charge.amount_refunded + (amount ?? charge.amount));
+    charge.refunded = charge.amount_refunded === charge.amount;
+    return { ...charge };
+  }
+
+  /**
+   * A dispute (chargeback) of a session's charge, as in charge.dispute.created (`needs_response`)
+   * and charge.dispute.closed (`won`, `lost`).
+   * @param {string} sessionId
+   * @param {{ status?: string, reason?: string, id?: string }} [how]
+   */
+  function dispute(sessionId, how = {}) {
+    const charge = chargeOf(sessionId);
+    charge.disputed = true;
+    return {
+      id: how.id ?? id('dp'),
+      object: 'dispute',
+      amount: charge.amount,
+      charge: charge.id,
+      currency: charge.currency,
+      payment_intent: charge.payment_intent,
+      reason: how.reason ?? 'fraudulent',
+      status: how.status ?? 'needs_response',
+      is_charge_refundable: false,
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+    };
+  }
+
 
   const server = http.createServer((req, res) => {
     void (async () => {
@@ -231,6 +382,62 @@ export async function startStripeStandIn(options) {
         session.status = 'expired';
         return send(200, session);
       }
+      const object = /^\/v1\/(charges|invoices|subscriptions)\/([^/]+)$/.exec(url.pathname);
+      if (req.method === 'GET' && object) {
+        const key = decodeURIComponent(object[2]);
+        if (object[1] === 'subscriptions') {
+          const known = billing.subscriptions.get(key);
+          if (known) return send(200, known);
+          const session = [...sessions.values()].find((candidate) => candidate.subscription === key);
+          if (!session) return send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such subscription' } });
+          return send(200, {
+            id: key,
+            object: 'subscription',
+            customer: session.customer,
+            latest_invoice: session.invoice ?? null,
+            status: cancelled.includes(key) ? 'canceled' : 'active',
+          });
+        }
+        const found = (object[1] === 'charges' ? charges : invoices).get(key);
+        return found
+          ? send(200, found)
+          : send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${object[1].slice(0, -1)}: '${key}'` } });
+      }
+      if (req.method === 'POST' && url.pathname === '/v1/refunds') {
+        if (idempotencyKey) {
+          const again = refunds.find((refund) => refund._idempotencyKey === idempotencyKey);
+          if (again) return send(200, again);
+        }
+        const charge = [...charges.values()].find((candidate) => candidate.payment_intent === body.payment_intent || candidate.id === body.charge);
+        if (!charge)
+          return send(400, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such payment_intent: '${body.payment_intent}'` } });
+        if (charge.status !== 'succeeded')
+          return send(400, { error: { type: 'invalid_request_error', code: 'charge_not_refundable', message: 'This payment has not succeeded yet.' } });
+        const amount = body.amount ? Number(body.amount) : charge.amount - charge.amount_refunded;
+        if (amount <= 0)
+          return send(400, { error: { type: 'invalid_request_error', code: 'charge_already_refunded', message: 'Charge has already been refunded.' } });
+        charge.amount_refunded += amount;
+        charge.refunded = charge.amount_refunded === charge.amount;
+        const refund = {
+          id: id('re'),
+          object: 'refund',
+          amount,
+          charge: charge.id,
+          currency: charge.currency,
+          payment_intent: charge.payment_intent,
+          reason: body.reason ?? null,
+          status: 'succeeded',
+          metadata: Object.fromEntries(
+            Object.entries(body)
+              .filter(([k]) => k.startsWith('metadata['))
+              .map(([k, v]) => [k.slice(9, -1), v]),
+          ),
+          created: Math.floor(Date.now() / 1000),
+        };
+        Object.defineProperty(refund, '_idempotencyKey', { value: idempotencyKey, enumerable: false });
+        refunds.push(refund);
+        return send(200, refund);
+      }
       const subscription = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname);
       if (req.method === 'DELETE' && subscription) {
         const subscriptionId = decodeURIComponent(subscription[1]);
@@ -271,7 +478,7 @@ export async function startStripeStandIn(options) {
      * @param {{ id?: string, created?: number, secret?: string }} [extra]
      */
     signedEvent,
-    /** The session as Stripe reports it once paid (customer and subscription attached). */
+    /** The session as Stripe reports it once finished (customer, subscription, invoice; `paymentStatus`). */
     completeSession,
     /** Subscriptions (created by completed checkouts) and invoices, by id, as Stripe's API answers them. */
     subscriptions: billing.subscriptions,
@@ -295,6 +502,12 @@ export async function startStripeStandIn(options) {
       if (!subscription) throw new Error(`no subscription ${subscriptionId}`);
       return billing.issueInvoice(subscription);
     },
+    settlePayment,
+    chargeOf,
+    refundCharge,
+    dispute,
+    charges,
+    refunds,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections?.();

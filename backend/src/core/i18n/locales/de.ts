@@ -35,6 +35,9 @@ export const de: Translation = {
   billing: {
     alreadyOwned: 'Du hast bereits eine Edition auf Lebenszeit.',
     badSignature: 'Die Stripe-Signatur passt nicht zu diesem Inhalt.',
+    eventNotFound: 'Das Stripe-Ereignis {{id}} gibt es nicht.',
+    eventNotFailed:
+      'Das Stripe-Ereignis {{id}} ist nicht fehlgeschlagen: Nur ein aufgegebenes, weder angewandtes noch verworfenes Ereignis kann erneut versucht oder verworfen werden.',
     checkoutInProgress: 'Wir bereiten deine Zahlung bereits vor. Versuche es gleich noch einmal.',
     noStripeCustomer: 'Ihre Mitgliedschaft hat keinen Stripe-Kunden: Es gibt kein Portal und keine Rechnungen.',
     notAMember: 'Sie haben keine lebenslange Mitgliedschaft.',

@@ -35,6 +35,8 @@ export const en: Translation = {
   billing: {
     alreadyOwned: 'You already have a lifetime edition.',
     badSignature: 'The Stripe signature does not match this content.',
+    eventNotFound: 'There is no Stripe event {{id}}.',
+    eventNotFailed: 'Stripe event {{id}} has not failed: only an event that gave up, and was neither applied nor dismissed, can be retried or dismissed.',
     checkoutInProgress: 'We are already preparing your payment. Try again in a moment.',
     noStripeCustomer: 'Your membership has no Stripe customer: there is no portal or invoices to show.',
     notAMember: 'You have no lifetime membership.',

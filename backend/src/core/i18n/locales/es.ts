@@ -37,6 +37,8 @@ export const es = {
   billing: {
     alreadyOwned: 'Ya tienes una edición de por vida.',
     badSignature: 'La firma de Stripe no corresponde a este contenido.',
+    eventNotFound: 'El evento de Stripe {{id}} no existe.',
+    eventNotFailed: 'El evento de Stripe {{id}} no está fallido: solo se reintenta o descarta un evento que se rindió y no se ha aplicado ni descartado.',
     checkoutInProgress: 'Ya estamos preparando tu pago. Inténtalo de nuevo en un momento.',
     noStripeCustomer: 'Tu membresía no tiene cliente de Stripe: no hay portal ni facturas que mostrar.',
     notAMember: 'No tienes ninguna membresía de por vida.',

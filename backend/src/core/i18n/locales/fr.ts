@@ -35,6 +35,8 @@ export const fr: Translation = {
   billing: {
     alreadyOwned: 'Vous avez déjà une édition à vie.',
     badSignature: 'La signature Stripe ne correspond pas à ce contenu.',
+    eventNotFound: 'L’événement Stripe {{id}} n’existe pas.',
+    eventNotFailed: 'L’événement Stripe {{id}} n’a pas échoué : seul un événement abandonné, ni appliqué ni écarté, peut être relancé ou écarté.',
     checkoutInProgress: 'Nous préparons déjà votre paiement. Réessayez dans un instant.',
     noStripeCustomer: 'Votre adhésion n’a pas de client Stripe : il n’y a ni portail ni factures à afficher.',
     notAMember: 'Vous n’avez aucune adhésion à vie.',

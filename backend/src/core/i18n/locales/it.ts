@@ -35,6 +35,8 @@ export const it: Translation = {
   billing: {
     alreadyOwned: 'Hai già un’edizione a vita.',
     badSignature: 'La firma di Stripe non corrisponde a questo contenuto.',
+    eventNotFound: 'L’evento Stripe {{id}} non esiste.',
+    eventNotFailed: 'L’evento Stripe {{id}} non è fallito: solo un evento che ha rinunciato, né applicato né scartato, può essere riprovato o scartato.',
     checkoutInProgress: 'Stiamo già preparando il tuo pagamento. Riprova tra un momento.',
     noStripeCustomer: 'La tua iscrizione non ha un cliente Stripe: non ci sono portale né fatture da mostrare.',
     notAMember: 'Non hai alcuna iscrizione a vita.',

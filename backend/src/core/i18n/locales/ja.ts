@@ -35,6 +35,8 @@ export const ja: Translation = {
   billing: {
     alreadyOwned: 'すでに生涯エディションをお持ちです。',
     badSignature: 'Stripe の署名がこの内容と一致しません。',
+    eventNotFound: 'Stripe イベント {{id}} は存在しません。',
+    eventNotFailed: 'Stripe イベント {{id}} は失敗していません。再試行または破棄できるのは、あきらめて適用も破棄もされていないイベントだけです。',
     checkoutInProgress: 'お支払いの準備を進めています。少し経ってからもう一度お試しください。',
     noStripeCustomer: 'メンバーシップに Stripe の顧客情報がないため、ポータルや請求書を表示できません。',
     notAMember: '生涯メンバーシップをお持ちではありません。',

@@ -35,6 +35,8 @@ export const pt: Translation = {
   billing: {
     alreadyOwned: 'Você já tem uma edição vitalícia.',
     badSignature: 'A assinatura do Stripe não corresponde a este conteúdo.',
+    eventNotFound: 'O evento do Stripe {{id}} não existe.',
+    eventNotFailed: 'O evento do Stripe {{id}} não falhou: só um evento que desistiu, sem ter sido aplicado nem descartado, pode ser repetido ou descartado.',
     checkoutInProgress: 'Já estamos preparando seu pagamento. Tente novamente em instantes.',
     noStripeCustomer: 'A sua adesão não tem cliente Stripe: não há portal nem faturas para mostrar.',
     notAMember: 'Não tem nenhuma adesão vitalícia.',

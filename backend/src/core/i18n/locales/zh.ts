@@ -35,6 +35,8 @@ export const zh: Translation = {
   billing: {
     alreadyOwned: '你已拥有终身版本。',
     badSignature: 'Stripe 签名与此内容不符。',
+    eventNotFound: 'Stripe 事件 {{id}} 不存在。',
+    eventNotFailed: 'Stripe 事件 {{id}} 并未失败：只有已放弃、既未应用也未丢弃的事件才能重试或丢弃。',
     checkoutInProgress: '我们正在准备你的付款，请稍后再试。',
     noStripeCustomer: '您的会员资格没有 Stripe 客户信息：没有可显示的门户或发票。',
     notAMember: '您没有终身会员资格。',

@@ -9,7 +9,7 @@ import {
   GrantRevokedEvent,
   RefreshReuseDetectedEvent,
 } from '../../oauth-server/public/events.js';
-import { MembershipStartedEvent } from '../../billing/public/events.js';
+import { BillingPaymentChangedEvent, MembershipStartedEvent } from '../../billing/public/events.js';
 import { ConnectionNeedsReconnectEvent } from '../../external-services/public/events.js';
 import { AuditService } from '../audit.service.js';
 
@@ -25,7 +25,8 @@ type Recorded =
   | ErasureRequestedEvent
   | AccountErasedEvent
   | ConnectionNeedsReconnectEvent
-  | MembershipStartedEvent;
+  | MembershipStartedEvent
+  | BillingPaymentChangedEvent;
 
 /** The same id every time for one account, so a retried erasure records 'account.erased' once. */
 function erasedRecordId(userId: string): string {
@@ -51,6 +52,7 @@ function erasedRecordId(userId: string): string {
   AccountErasedEvent,
   ConnectionNeedsReconnectEvent,
   MembershipStartedEvent,
+  BillingPaymentChangedEvent,
 )
 export class SecurityEventsAuditor implements IEventHandler<Recorded> {
   constructor(private readonly audit: AuditService) {}
@@ -130,6 +132,18 @@ export class SecurityEventsAuditor implements IEventHandler<Recorded> {
         ip: null,
         userAgent: null,
         details: { edition: event.edition, member_number: event.memberNumber },
+      });
+    }
+    if (event instanceof BillingPaymentChangedEvent) {
+      return this.audit.record({
+        id: event.eventId,
+        action: `billing.${event.change}`,
+        // Noticed through Stripe (a refund, a dispute, a payment settling), not done by the person.
+        actor: { id: null, label: null },
+        target: { type: event.targetType, id: event.targetId },
+        ip: null,
+        userAgent: null,
+        details: { ...event.details, ...(event.userId ? { user_id: event.userId } : {}) },
       });
     }
     if (event instanceof ErasureRequestedEvent) {

@@ -55,6 +55,24 @@ export class Membership extends BaseEntity {
   @Property({ type: 'timestamptz', nullable: true })
   seatReleasedAt?: Date | null;
 
+  /** When the payment was refunded in full (or a dispute was lost): the seat went back on sale. */
+  @Property({ type: 'timestamptz', nullable: true })
+  refundedAt?: Date | null;
+
+  /** Cents refunded of the membership's payment (a partial refund leaves the membership as it was). */
+  @Property({ type: 'integer', nullable: true })
+  refundedCents?: number | null;
+
+  /** The latest dispute (chargeback) of the membership's payment: Stripe's id, status and reason. */
+  @Property({ type: 'varchar', length: 255, nullable: true })
+  disputeId?: string | null;
+
+  @Property({ type: 'varchar', length: 40, nullable: true })
+  disputeStatus?: string | null;
+
+  @Property({ type: 'varchar', length: 60, nullable: true })
+  disputeReason?: string | null;
+
   /** When the member erased their account (the row was anonymised then). */
   @Property({ type: 'timestamptz', nullable: true })
   userErasedAt?: Date | null;

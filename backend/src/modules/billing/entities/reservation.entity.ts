@@ -6,6 +6,18 @@ import { User } from '../../users/entities/user.entity.js';
 export const RESERVATION_STATUSES = ['reserved', 'confirmed', 'released'] as const;
 export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
 
+/**
+ * A checkout that completed after its seat was released, when no seat was left (or its person was
+ * already a member): `awaiting_payment` until a later-settling payment settles, `pending` until
+ * Stripe confirms the automatic refund, then `refunded`; `nothing_charged` when the payment failed.
+ */
+export const LATE_REFUND_STATUSES = ['awaiting_payment', 'pending', 'refunded', 'nothing_charged'] as const;
+export type LateRefundStatus = (typeof LATE_REFUND_STATUSES)[number];
+
+/** Why a late checkout got no seat: its edition had none left, or its person was a member already. */
+export const LATE_REFUND_REASONS = ['sold_out', 'already_member'] as const;
+export type LateRefundReason = (typeof LATE_REFUND_REASONS)[number];
+
 /** One seat held for one checkout, until the checkout completes or expires. */
 @Entity({ tableName: 'seat_reservations' })
 @Index({ properties: ['status', 'expiresAt'] })
@@ -40,4 +52,31 @@ export class Reservation extends BaseEntity {
 
   @Property({ type: 'timestamptz' })
   expiresAt: Date;
+
+  /** Set when the checkout completed too late for a seat: its automatic refund (docs/billing.md). */
+  @Property({ type: 'varchar', length: 20, nullable: true })
+  refundStatus?: LateRefundStatus | null;
+
+  @Property({ type: 'varchar', length: 20, nullable: true })
+  refundReason?: LateRefundReason | null;
+
+  /** Cents the late checkout charged (and gets back). */
+  @Property({ type: 'integer', nullable: true })
+  refundCents?: number | null;
+
+  @Property({ type: 'varchar', length: 255, nullable: true })
+  refundId?: string | null;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  refundedAt?: Date | null;
+
+  /** The late checkout's Stripe customer, subscription and first invoice (what the refund undoes). */
+  @Property({ type: 'varchar', length: 255, nullable: true })
+  stripeCustomerId?: string | null;
+
+  @Property({ type: 'varchar', length: 255, nullable: true })
+  stripeSubscriptionId?: string | null;
+
+  @Property({ type: 'varchar', length: 255, nullable: true })
+  stripeInvoiceId?: string | null;
 }

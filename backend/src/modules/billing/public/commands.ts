@@ -27,3 +27,17 @@ export class ApplyStripeEventCommand extends Command<boolean> {
     super();
   }
 }
+
+/** Admin (Salud): a Stripe event that gave up gets its attempts again and is queued now. */
+export class RetryStripeEventCommand extends Command<void> {
+  constructor(readonly eventId: string) {
+    super();
+  }
+}
+
+/** Admin (Salud): a Stripe event that gave up is kept, never applied, and no longer needs attention. */
+export class DismissStripeEventCommand extends Command<void> {
+  constructor(readonly eventId: string) {
+    super();
+  }
+}

@@ -16,3 +16,32 @@ export class MembershipStartedEvent {
     readonly memberNumber: number,
   ) {}
 }
+
+/** What happened to a payment after the checkout (issue 17): each becomes the audit action `billing.<change>`. */
+export const BILLING_PAYMENT_CHANGES = [
+  'membership_refunded',
+  'membership_disputed',
+  'dispute_closed',
+  'payment_settled',
+  'payment_failed',
+  'late_checkout_refunded',
+] as const;
+export type BillingPaymentChange = (typeof BILLING_PAYMENT_CHANGES)[number];
+
+/**
+ * Durable (outbox): a membership's payment was refunded, disputed, settled or failed, or a checkout
+ * that completed too late for a seat was refunded. Written in the transaction that changed the row,
+ * so the audit log hears of it once. `eventId` derives from the Stripe event (or the refund), so a
+ * repeat is recognisable. No personal data beyond the ids.
+ */
+@DurableEvent('billing.payment-changed')
+export class BillingPaymentChangedEvent {
+  constructor(
+    readonly eventId: string,
+    readonly change: BillingPaymentChange,
+    readonly userId: string | null,
+    readonly targetType: 'membership' | 'seat_reservation',
+    readonly targetId: string,
+    readonly details: Record<string, string | number | boolean | null>,
+  ) {}
+}

@@ -37,6 +37,16 @@ const HEALTH: SystemHealth = {
   ],
   workers: [{ id: 'web-1:4242', host: 'web-1', pid: 4242, lastBeatAt: '2026-11-22T09:59:55.000Z', expiresInSeconds: 25 }],
   refreshFailures: [{ service: 'spotify', failing: 3, needsReconnect: 1, lastFailureAt: '2026-11-22T09:30:00.000Z', lastError: 'token endpoint answered 503' }],
+  stripeEvents: [
+    {
+      id: 'evt_poison_1',
+      type: 'customer.subscription.updated',
+      receivedAt: '2026-11-22T09:00:00.000Z',
+      failedAt: '2026-11-22T09:17:00.000Z',
+      attempts: 10,
+      lastError: 'No membership for subscription sub_x yet',
+    },
+  ],
 };
 
 const DOWN: SystemHealth = {
@@ -67,17 +77,20 @@ interface Api {
   health?: (request: RecordedRequest) => Response;
   audit?: (request: RecordedRequest) => Response;
   job?: (request: RecordedRequest) => Response;
+  stripe?: (request: RecordedRequest) => Response;
 }
 
 function stubApi({
   health = () => jsonResponse(200, HEALTH),
   audit = () => jsonResponse(200, { items: [], next_before: null }),
   job = () => emptyResponse(),
+  stripe = () => emptyResponse(),
 }: Api = {}) {
   return stubFetch((request) => {
     if (request.url.startsWith('/api/admin/health')) return health(request);
     if (request.url.startsWith('/api/admin/audit')) return audit(request);
     if (request.url.startsWith('/api/admin/queues/')) return job(request);
+    if (request.url.startsWith('/api/admin/stripe-events/')) return stripe(request);
     return jsonResponse(404, { error: 'not_found', message: 'no' });
   });
 }
@@ -248,6 +261,61 @@ describe('Salud del Sistema: failed jobs', () => {
     await userEvent.click(await screen.findByTestId('health-job-retry'));
     expect(await screen.findByTestId('health-job-action-error')).toHaveTextContent('El trabajo 7 no ha fallado (estado: waiting).');
     expect(screen.queryByTestId('health-job-action-done')).not.toBeInTheDocument();
+  });
+});
+
+describe('Salud del Sistema: Stripe events needing attention', () => {
+  it('lists each event that gave up with its type, id, last error, attempts and when; Reintentar posts the retry and the list is asked again', async () => {
+    let retried = false;
+    const { requests } = stubApi({
+      health: () => jsonResponse(200, retried ? { ...HEALTH, stripeEvents: [] } : HEALTH),
+      stripe: () => {
+        retried = true;
+        return emptyResponse();
+      },
+    });
+    renderWithProviders(<SystemHealthSection />);
+    const row = await screen.findByTestId('health-stripe-event');
+    expect(row).toHaveTextContent('customer.subscription.updated');
+    expect(row).toHaveTextContent('evt_poison_1');
+    expect(within(row).getByTestId('health-stripe-event-error')).toHaveTextContent('No membership for subscription sub_x yet');
+    expect(within(screen.getByTestId('health-stripe-events')).getByRole('heading')).toHaveTextContent('Eventos de Stripe que necesitan atención');
+
+    await userEvent.click(within(row).getByTestId('health-stripe-retry'));
+    expect(await screen.findByTestId('health-stripe-action-done')).toHaveTextContent('El evento evt_poison_1 se vuelve a aplicar.');
+    expect(requests.find((request) => request.method === 'POST')).toMatchObject({
+      url: '/api/admin/stripe-events/evt_poison_1/retry',
+      headers: { Authorization: 'Bearer test-token' },
+    });
+    expect(await screen.findByTestId('health-stripe-empty')).toHaveTextContent('Ningún evento de Stripe necesita atención.');
+  });
+
+  it('Descartar asks first, then dismisses; cancelling sends nothing; a refusal shows the server message', async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true).mockReturnValueOnce(true);
+    let refuse = false;
+    const { requests } = stubApi({
+      stripe: () => (refuse ? jsonResponse(409, { error: 'event_not_failed', message: 'El evento de Stripe evt_poison_1 no está fallido.' }) : emptyResponse()),
+    });
+    renderWithProviders(<SystemHealthSection />);
+    const dismiss = await screen.findByTestId('health-stripe-dismiss');
+
+    await userEvent.click(dismiss);
+    expect(confirm).toHaveBeenLastCalledWith('¿Descartar el evento evt_poison_1? Se guarda, pero no se aplicará.');
+    expect(requests.some((request) => request.method === 'POST')).toBe(false);
+
+    await userEvent.click(dismiss);
+    expect(await screen.findByTestId('health-stripe-action-done')).toHaveTextContent('Evento evt_poison_1 descartado.');
+    expect(requests.filter((request) => request.method === 'POST').map((request) => request.url)).toEqual(['/api/admin/stripe-events/evt_poison_1/dismiss']);
+
+    refuse = true;
+    await userEvent.click(await screen.findByTestId('health-stripe-dismiss'));
+    expect(await screen.findByTestId('health-stripe-action-error')).toHaveTextContent('El evento de Stripe evt_poison_1 no está fallido.');
+  });
+
+  it('says when the list cannot be read', async () => {
+    stubApi({ health: () => jsonResponse(200, { ...HEALTH, stripeEvents: null }) });
+    renderWithProviders(<SystemHealthSection />);
+    expect(await screen.findByTestId('health-stripe-events')).toHaveTextContent('No disponible: la base de datos no responde.');
   });
 });
 

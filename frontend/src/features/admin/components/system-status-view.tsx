@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import type { DependencyHealth, FailedJob, QueueHealth, RefreshFailure, SystemHealth, WorkerHeartbeat } from '@life/contracts';
+import type { DependencyHealth, FailedJob, QueueHealth, RefreshFailure, StripeEventAttention, SystemHealth, WorkerHeartbeat } from '@life/contracts';
 import { CircleCheck, CircleX, Clock, Database, LoaderCircle, RotateCcw, Server, Tag, Trash2, type LucideIcon } from 'lucide-react';
 import { Trans, useTranslation } from 'react-i18next';
 import { AdminTable, TableMessageRow, Td, Th, Tr } from '@/components/layout/admin-table';
@@ -11,6 +11,7 @@ import { cn } from '@/lib/utils';
 import { useDiscardQueueJob } from '../api/discard-queue-job';
 import { SYSTEM_HEALTH_REFRESH_MS, useSystemHealth } from '../api/get-system-health';
 import { useRetryQueueJob, type QueueJobRef } from '../api/retry-queue-job';
+import { useDismissStripeEvent, useRetryStripeEvent } from '../api/stripe-events';
 
 /** 'up'/'down' as text and an icon, never the colour alone. */
 function StatusBadge({ up, upLabel, downLabel }: { up: boolean; upLabel: string; downLabel: string }) {
@@ -142,6 +143,7 @@ function HealthReport({ health }: { health: SystemHealth }) {
       <QueuesBlock queues={health.queues} prefix={health.queuePrefix} />
       <WorkersBlock workers={health.workers} />
       <RefreshFailuresBlock failures={health.refreshFailures} />
+      <StripeEventsBlock events={health.stripeEvents} />
       <FailedJobsBlock queues={health.queues} />
     </>
   );
@@ -317,6 +319,106 @@ function RefreshFailuresBlock({ failures }: { failures: RefreshFailure[] | null 
                   <time dateTime={failure.lastFailureAt}>{format.dateTime(failure.lastFailureAt)}</time>
                 </Td>
                 <Td className="min-w-[14rem] text-xs break-words text-muted-foreground">{failure.lastError ?? '—'}</Td>
+              </Tr>
+            ))
+          )}
+        </tbody>
+      </AdminTable>
+    </section>
+  );
+}
+
+/** Stripe webhook events that gave up after their attempts: kept until an admin retries or dismisses them. */
+function StripeEventsBlock({ events }: { events: StripeEventAttention[] | null }) {
+  const { t } = useTranslation();
+  const format = useFormatters();
+  const retry = useRetryStripeEvent();
+  const dismiss = useDismissStripeEvent();
+  const [notice, setNotice] = useState<string | null>(null);
+  const lastError = retry.error ?? dismiss.error;
+  const busy = (id: string) => (retry.isPending && retry.variables === id) || (dismiss.isPending && dismiss.variables === id);
+  const COLUMNS = 5;
+
+  function handleRetry(id: string) {
+    setNotice(null);
+    dismiss.reset();
+    retry.mutate(id, { onSuccess: () => setNotice(t('admin.health.stripeEvents.retried', { id })) });
+  }
+
+  function handleDismiss(id: string) {
+    if (!window.confirm(t('admin.health.stripeEvents.confirmDismiss', { id }))) return;
+    setNotice(null);
+    retry.reset();
+    dismiss.mutate(id, { onSuccess: () => setNotice(t('admin.health.stripeEvents.dismissed', { id })) });
+  }
+
+  return (
+    <section className="grid gap-3" aria-labelledby="health-stripe-title" data-testid="health-stripe-events">
+      <BlockTitle id="health-stripe-title">{t('admin.health.stripeEvents.title')}</BlockTitle>
+      <p className="text-sm text-muted-foreground">{t('admin.health.stripeEvents.intro')}</p>
+      {lastError && (
+        <Alert variant="error" data-testid="health-stripe-action-error">
+          {apiErrorMessage(lastError) ?? t('admin.health.stripeEvents.actionFailed')}
+        </Alert>
+      )}
+      {notice && !lastError && (
+        <Alert variant="success" data-testid="health-stripe-action-done">
+          {notice}
+        </Alert>
+      )}
+      <AdminTable pinLastColumn aria-labelledby="health-stripe-title" className="min-w-[62rem] table-fixed">
+        <thead>
+          <tr>
+            <Th className="w-[20rem]">{t('admin.health.stripeEvents.columns.event')}</Th>
+            <Th>{t('admin.health.stripeEvents.columns.error')}</Th>
+            <Th className="w-[6rem] text-right">{t('admin.health.stripeEvents.columns.attempts')}</Th>
+            <Th className="w-[10rem]">{t('admin.health.stripeEvents.columns.failedAt')}</Th>
+            <Th className="w-[16.5rem] text-right">{t('admin.health.stripeEvents.columns.actions')}</Th>
+          </tr>
+        </thead>
+        <tbody>
+          {events === null ? (
+            <TableMessageRow colSpan={COLUMNS}>{t('admin.health.stripeEvents.unavailable')}</TableMessageRow>
+          ) : events.length === 0 ? (
+            <TableMessageRow colSpan={COLUMNS}>
+              <span className="inline-flex items-center gap-1.5" data-testid="health-stripe-empty">
+                <CircleCheck aria-hidden="true" className="size-4 text-success" />
+                {t('admin.health.stripeEvents.empty')}
+              </span>
+            </TableMessageRow>
+          ) : (
+            events.map((event) => (
+              <Tr key={event.id} data-testid="health-stripe-event" data-event={event.id}>
+                <Td>
+                  <span className="block font-mono text-sm font-medium break-words">{event.type}</span>
+                  <span className="block font-mono text-xs break-all text-muted-foreground">{event.id}</span>
+                </Td>
+                <Td className="text-xs break-words text-muted-foreground" data-testid="health-stripe-event-error">
+                  {event.lastError ?? '—'}
+                </Td>
+                <Td className="text-right tabular-nums">{format.number(event.attempts)}</Td>
+                <Td className="text-muted-foreground">
+                  <time dateTime={event.failedAt}>{format.dateTime(event.failedAt)}</time>
+                </Td>
+                <Td className="text-right whitespace-nowrap">
+                  <div className="flex items-center justify-end gap-1">
+                    <Button variant="outline" size="sm" disabled={busy(event.id)} onClick={() => handleRetry(event.id)} data-testid="health-stripe-retry">
+                      {busy(event.id) ? <LoaderCircle aria-hidden="true" className="animate-spin" /> : <RotateCcw aria-hidden="true" />}
+                      {t('admin.health.stripeEvents.retry')}
+                    </Button>
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+                      disabled={busy(event.id)}
+                      onClick={() => handleDismiss(event.id)}
+                      data-testid="health-stripe-dismiss"
+                    >
+                      <Trash2 aria-hidden="true" />
+                      {t('admin.health.stripeEvents.dismiss')}
+                    </Button>
+                  </div>
+                </Td>
               </Tr>
             ))
           )}

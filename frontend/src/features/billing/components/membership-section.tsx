@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
-import type { Membership } from '@life/contracts';
+import type { LateRefund, Membership } from '@life/contracts';
 import { BadgeCheck } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/ui/alert';
 import { formatDate, formatPrice } from '@/lib/format';
 import { cn } from '@/lib/utils';
-import { useMembership } from '../api/get-membership';
+import { useLateRefund, useMembership } from '../api/get-membership';
 import { MembershipSubscription } from './membership-subscription';
 
 /** How long a return from Stripe waits (polling) for the membership to appear. */
@@ -34,9 +34,15 @@ const STATUS_STYLES: Record<Membership['status'], string> = {
   disputed: 'bg-amber-50 text-amber-900 border-amber-200',
 };
 
+/** The states that need a sentence beside the badge: what happened and what comes next. */
+const EXPLAINED: ReadonlySet<Membership['status']> = new Set(['pending_payment', 'refunded', 'disputed']);
+
+const EDITION_NAMES: Record<LateRefund['edition'], string> = { elite: 'Élite', prestige: 'Prestige', legacy: 'Legacy' };
+
 /**
  * The person's lifetime edition, if any. Back from Stripe (`?checkout=success`) it says the
  * payment arrived and asks again every 2 s, for up to a minute, until the webhook has made it.
+ * A checkout that completed after the last seat went shows its automatic refund instead.
  */
 export function MembershipSection({ checkoutReturned = false, portalReturned = false }: { checkoutReturned?: boolean; portalReturned?: boolean }) {
   const { t } = useTranslation();
@@ -48,8 +54,19 @@ export function MembershipSection({ checkoutReturned = false, portalReturned = f
   }, [checkoutReturned]);
   const portalFollowing = usePortalFollow(portalReturned);
   const membership = useMembership({ poll: checkoutReturned && !waitOver, follow: portalFollowing });
+  const lateRefund = useLateRefund();
 
-  if (membership.data) return <MembershipPanel membership={membership.data} />;
+  if (membership.data) {
+    // A member's repeated payment that was given back: said under the panel.
+    const repeated = lateRefund.data?.reason === 'already_member' ? lateRefund.data : null;
+    return (
+      <>
+        <MembershipPanel membership={membership.data} />
+        {repeated && <LateRefundNotice refund={repeated} />}
+      </>
+    );
+  }
+  if (lateRefund.data) return <LateRefundNotice refund={lateRefund.data} />;
   if (!checkoutReturned) return null;
   return (
     <div className="mt-8 grid gap-3">
@@ -106,12 +123,33 @@ function MembershipPanel({ membership }: { membership: Membership }) {
           </dd>
         </div>
       </dl>
+      {EXPLAINED.has(membership.status) && (
+        <p className="mt-4 rounded-2xl border bg-muted/40 px-4 py-3 text-sm text-foreground" data-testid="membership-status-explanation">
+          {t(`billing.membership.explanations.${membership.status}`)}
+        </p>
+      )}
       {!Number.isNaN(since.getTime()) && (
         <p className="mt-4 text-sm text-muted-foreground" data-testid="membership-since">
           {t('billing.membership.since', { date: formatDate(since) })}
         </p>
       )}
       <MembershipSubscription membership={membership} />
+    </section>
+  );
+}
+
+/** No seat was left when the payment arrived (or the person was a member already): the money goes back on its own. */
+function LateRefundNotice({ refund }: { refund: LateRefund }) {
+  const { t } = useTranslation();
+  const amount = refund.amount_cents === null ? '' : formatPrice(refund.amount_cents / 100, 'eur', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const date = refund.refunded_at ? formatDate(new Date(refund.refunded_at)) : '';
+  const keys = refund.reason === 'already_member' ? 'billing.lateRefund.alreadyMember' : 'billing.lateRefund';
+  return (
+    <section className="mt-8" data-testid="late-refund" data-status={refund.status} data-reason={refund.reason}>
+      <Alert variant={refund.status === 'refunded' || refund.status === 'nothing_charged' ? 'info' : 'warning'}>
+        <strong className="block font-semibold">{t(`${keys}.title`)}</strong>
+        <span data-testid="late-refund-message">{t(`${keys}.${refund.status}`, { edition: EDITION_NAMES[refund.edition], amount, date })}</span>
+      </Alert>
     </section>
   );
 }

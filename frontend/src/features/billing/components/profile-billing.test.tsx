@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Editions, Membership } from '@life/contracts';
+import type { Editions, LateRefund, Membership } from '@life/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import i18n from '@/i18n/i18n';
 import { jsonResponse, stubFetch, type RecordedRequest } from '@/test/fetch-mock';
@@ -37,6 +37,7 @@ const EDITIONS_ON: Editions = {
 
 interface Answers {
   membership?: () => Membership | null;
+  lateRefund?: () => LateRefund | null;
   editions?: () => Editions;
   checkout?: (request: RecordedRequest) => Response;
 }
@@ -48,6 +49,7 @@ interface Answers {
 function renderProfile(
   {
     membership = () => null,
+    lateRefund = () => null,
     editions = () => EDITIONS_ON,
     checkout = () => jsonResponse(200, { url: 'https://stripe.test/c/cs_9', edition: 'elite' }),
   }: Answers = {},
@@ -55,7 +57,7 @@ function renderProfile(
 ) {
   signIn(REGULAR_USER);
   const api = stubFetch((request) => {
-    if (request.url === '/api/billing/membership') return jsonResponse(200, { membership: membership() });
+    if (request.url === '/api/billing/membership') return jsonResponse(200, { membership: membership(), late_refund: lateRefund() });
     if (request.url === '/api/billing/editions') return jsonResponse(200, editions());
     if (request.url === '/api/stripe/create-checkout-session') return checkout(request);
     return jsonResponse(200, REGULAR_USER);
@@ -158,6 +160,31 @@ describe('Profile: membership panel', () => {
     expect(await screen.findByTestId('membership-status')).toHaveTextContent(text);
   });
 
+  it.each([
+    ['pending_payment', 'Pago en curso', 'Tu pago (por ejemplo, un adeudo SEPA) aún se está procesando'],
+    ['refunded', 'Reembolsada', 'Se te ha devuelto el pago de esta edición: ya no está activa y su plaza ha vuelto a la venta.'],
+    ['disputed', 'En disputa', 'Se ha abierto una disputa (contracargo) sobre tu pago'],
+  ] as const)('status %s reads "%s" and says what it means', async (status, badge, sentence) => {
+    renderProfile({ membership: () => ({ ...ELITE, status }) });
+    expect(await screen.findByTestId('membership-status')).toHaveTextContent(badge);
+    expect(screen.getByTestId('membership-status-explanation')).toHaveTextContent(sentence);
+  });
+
+  it('explains the new states in English too', async () => {
+    await i18n.changeLanguage('en');
+    renderProfile({ membership: () => ({ ...ELITE, status: 'disputed' }) });
+    expect(await screen.findByTestId('membership-status-explanation')).toHaveTextContent(
+      'A dispute (chargeback) was opened on your payment: the edition is on hold until the bank settles it.',
+    );
+    await i18n.changeLanguage('es');
+  });
+
+  it('has no explanation for an active membership', async () => {
+    renderProfile({ membership: () => ELITE });
+    await screen.findByTestId('membership');
+    expect(screen.queryByTestId('membership-status-explanation')).not.toBeInTheDocument();
+  });
+
   it('formats the price for the active language', async () => {
     await i18n.changeLanguage('en');
     renderProfile({ membership: () => ({ ...ELITE, edition: 'legacy', edition_name: 'Legacy', price_cents: 400, member_number: 1234 }) });
@@ -171,6 +198,60 @@ describe('Profile: membership panel', () => {
     await screen.findByTestId('pay-with-stripe');
     expect(screen.queryByTestId('membership')).not.toBeInTheDocument();
     expect(screen.queryByTestId('checkout-success')).not.toBeInTheDocument();
+  });
+});
+
+describe('Profile: a payment that arrived after the last seat went', () => {
+  const LATE: LateRefund = { status: 'refunded', reason: 'sold_out', edition: 'elite', amount_cents: 200, refunded_at: '2026-11-23T10:00:00.000Z' };
+
+  it('says the payment was returned, how much and when, instead of a membership', async () => {
+    renderProfile({ lateRefund: () => LATE });
+    const notice = await screen.findByTestId('late-refund');
+    expect(notice).toHaveAttribute('data-status', 'refunded');
+    expect(notice).toHaveTextContent('Pago devuelto: no quedaba plaza');
+    expect(within(notice).getByTestId('late-refund-message')).toHaveTextContent(
+      'Tu pago de Élite llegó cuando ya no quedaban plazas, así que te hemos devuelto 2,00 € el 23 de noviembre de 2026. No se te cobrará nada más.',
+    );
+    expect(screen.queryByTestId('membership')).not.toBeInTheDocument();
+  });
+
+  it("a member's repeated payment: the panel stays and the returned payment is said under it", async () => {
+    renderProfile({ membership: () => ELITE, lateRefund: () => ({ ...LATE, reason: 'already_member' }) });
+    await screen.findByTestId('membership');
+    const notice = await screen.findByTestId('late-refund');
+    expect(notice).toHaveTextContent('Pago repetido devuelto');
+    expect(within(notice).getByTestId('late-refund-message')).toHaveTextContent(
+      'Ya eras miembro cuando llegó otro pago tuyo de Élite, así que te hemos devuelto 2,00 € el 23 de noviembre de 2026.',
+    );
+  });
+
+  it('a member whose earlier, too-late checkout was refunded sees only the membership', async () => {
+    renderProfile({ membership: () => ELITE, lateRefund: () => LATE });
+    await screen.findByTestId('membership');
+    expect(screen.queryByTestId('late-refund')).not.toBeInTheDocument();
+  });
+
+  it('says a refund is on its way, and in English', async () => {
+    await i18n.changeLanguage('en');
+    renderProfile({ lateRefund: () => ({ ...LATE, status: 'pending', refunded_at: null }) });
+    expect(await screen.findByTestId('late-refund-message')).toHaveTextContent(
+      'Your payment for Élite arrived after the last seat was taken: we are refunding €2.00 automatically.',
+    );
+    await i18n.changeLanguage('es');
+  });
+
+  it('back from Stripe, stops asking once the answer says the checkout came too late', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let late: LateRefund | null = null;
+    const { requests } = renderProfile({ lateRefund: () => late }, { checkoutReturned: true });
+    await screen.findByTestId('checkout-success');
+    late = { ...LATE, status: 'pending', refunded_at: null };
+    await act(() => vi.advanceTimersByTimeAsync(2_000));
+    expect(await screen.findByTestId('late-refund')).toHaveAttribute('data-status', 'pending');
+    expect(screen.queryByTestId('checkout-success')).not.toBeInTheDocument();
+    const calls = membershipCalls(requests).length;
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    expect(membershipCalls(requests)).toHaveLength(calls);
   });
 });
 
