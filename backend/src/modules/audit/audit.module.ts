@@ -22,7 +22,15 @@ export class AuditModule {
       // AuditService wherever those controllers are declared (in every role).
       global: true,
       exports: [AuditService],
-      providers: [AuditService, SecurityEventsAuditor, BillingSubscriptionAuditor, AuditErasureHandler, AuditPersonalDataHandler, AuditPageHandler, AuditInterceptor],
+      providers: [
+        AuditService,
+        SecurityEventsAuditor,
+        BillingSubscriptionAuditor,
+        AuditErasureHandler,
+        AuditPersonalDataHandler,
+        AuditPageHandler,
+        AuditInterceptor,
+      ],
     };
   }
 }

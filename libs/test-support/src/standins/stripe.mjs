@@ -147,7 +147,13 @@ export async function startStripeStandIn(options) {
       };
       charges.set(charge.id, charge);
       invoices.set(invoiceId, {
-        ...(first ?? { id: invoiceId, object: 'invoice', customer, currency: session.currency, parent: { type: 'subscription_details', subscription_details: { subscription } } }),
+        ...(first ?? {
+          id: invoiceId,
+          object: 'invoice',
+          customer,
+          currency: session.currency,
+          parent: { type: 'subscription_details', subscription_details: { subscription } },
+        }),
         status: paymentStatus === 'paid' ? 'paid' : 'open',
         amount_due: Number(session.amount_total),
         amount_paid: paymentStatus === 'paid' ? Number(session.amount_total) : 0,
@@ -245,7 +251,6 @@ export async function startStripeStandIn(options) {
       livemode: false,
     };
   }
-
 
   const server = http.createServer((req, res) => {
     void (async () => {

@@ -38,8 +38,7 @@ export function useMembership({ poll = false, follow = false }: { poll?: boolean
   return useQuery({
     ...membershipQueryOptions(),
     select: (answer) => answer.membership,
-    refetchInterval: (query) =>
-      (poll && !query.state.data?.membership && !query.state.data?.lateRefund) || follow ? MEMBERSHIP_POLL_MS : false,
+    refetchInterval: (query) => ((poll && !query.state.data?.membership && !query.state.data?.lateRefund) || follow ? MEMBERSHIP_POLL_MS : false),
   });
 }
 
