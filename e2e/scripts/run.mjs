@@ -29,8 +29,10 @@ const { startStripeStandIn } = await import('@life/test-support/standins/stripe'
 const stripeKeys = { secretKey: `sk_test_${randomBytes(8).toString('hex')}`, webhookSecret: `whsec_${randomBytes(16).toString('hex')}` };
 const stripe = await startStripeStandIn(stripeKeys);
 // The connectable services (one stand-in per family of provider quirks) and the catalog rows pointing at them.
-const { startServiceStandIns } = await import('@life/test-support/standins/services');
-const services = await startServiceStandIns();
+// GitHub as a GitHub App with expiring user tokens (8 h, single-use refresh tokens), so its
+// refresh is exercised end to end like every other service's (tests/services-connect.spec.ts).
+const { GITHUB_APP_TOKENS, startServiceStandIns } = await import('@life/test-support/standins/services');
+const services = await startServiceStandIns({ overrides: { github: GITHUB_APP_TOKENS } });
 const env = {
   ...process.env,
   E2E_PORT: String(port),
