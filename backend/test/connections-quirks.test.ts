@@ -241,6 +241,47 @@ describe('provider quirks through the proxy (real PostgreSQL + Redis, stand-ins)
     expect((await proxy('github', 'user')).status).toBe(200);
   });
 
+  it.each([
+    { service: 'fitbit', family: 'rotating' as const, path: '1/user/-/profile.json', body: { errors: [{ errorType: 'invalid_grant' }], success: false } },
+    {
+      service: 'googledrive',
+      family: 'google' as const,
+      path: 'drive/v3/files',
+      body: { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' },
+    },
+  ])(
+    '$service: a dead refresh token in the provider’s own error body ($family) means reconnect, then connecting again heals it',
+    async ({ service, family, path, body }) => {
+      const standIn = standInOf(family);
+      standIn.expireAccessTokens();
+      standIn.failNextRefresh('invalid_grant');
+      const calls = standIn.tokenCalls.length;
+      const answer = await proxy(service, path);
+      expect(answer.status).toBe(409);
+      expect(await json(answer)).toMatchObject({ error: 'needs_reconnect' });
+      expect(standIn.tokenCalls.slice(calls)).toEqual([expect.objectContaining({ grantType: 'refresh_token', status: 400, error: 'invalid_grant' })]);
+      expect(await connection(service)).toMatchObject({ status: 'needs_reconnect', last_error: 'token endpoint: invalid_grant (HTTP 400)' });
+      // What the provider said, as the stand-in said it (the app read the code from it).
+      const basic = family === 'rotating';
+      const refusal = await fetch(standIn.tokenUrl, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          ...(basic ? { authorization: `Basic ${Buffer.from(`${standIn.clientId}:${standIn.clientSecret}`).toString('base64')}` } : {}),
+        },
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: 'dead',
+          ...(basic ? {} : { client_id: standIn.clientId, client_secret: standIn.clientSecret }),
+        }).toString(),
+      });
+      expect(refusal.status).toBe(400);
+      expect(await refusal.json()).toMatchObject(body);
+      await connect(service);
+      expect((await proxy(service, path)).status).toBe(200);
+    },
+  );
+
   it('a GitHub OAuth app token (no refresh token) refused by GitHub: its "Bad credentials" answer passes through and nothing is refreshed', async () => {
     const oauthApp = await startServiceStandIn({ ...familyPresets().github, clientId: 'gh-oauth-app', clientSecret: 'gh-oauth-secret' });
     try {

@@ -55,8 +55,8 @@ export interface ServiceStandInOptions {
   whoAmI?: ApiEndpoint[];
   /** How the API refuses a call (default oauth). */
   apiErrors?: ApiErrorStyle;
-  /** github: token errors come with HTTP 200 and GitHub's codes (bad_verification_code, bad_refresh_token). */
-  tokenErrors?: 'oauth' | 'github';
+  /** github: token errors with HTTP 200 and GitHub's codes (bad_verification_code, bad_refresh_token); fitbit: `{errors: [{errorType}]}`; microsoft: AADSTS `error_codes`. */
+  tokenErrors?: 'oauth' | 'github' | 'fitbit' | 'microsoft';
   /** API calls without a User-Agent are refused with a 403 (GitHub). */
   requireUserAgent?: boolean;
   /** Token prefix (GitHub App: gh → ghu_ / ghr_). */

@@ -17,6 +17,7 @@
 //   revocation                     per style: DELETE /applications/{client_id}/grant (github),
 //                                  POST /oauth/revoke (rfc7009, google, notion), POST /sign-out (soundcloud)
 import { Buffer } from 'node:buffer';
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { escapeHtml, guarded, listen, pageLanguage, randomToken, readBody, s256, sendHtml, sendJson, validVerifier } from './common.mjs';
 
@@ -50,7 +51,7 @@ const CODE_TTL_MS = 10 * 60 * 1000;
  * @property {'Bearer' | 'OAuth'} [apiAuthScheme]  scheme the who-am-I endpoints expect (default Bearer)
  * @property {ApiEndpoint[]} [whoAmI]            the API endpoints (the first one is the who-am-I the catalog row points at)
  * @property {ApiErrorStyle} [apiErrors]           how the API refuses a call (default oauth: `{error, message}`)
- * @property {'oauth' | 'github'} [tokenErrors]    github: token errors come with HTTP 200 and GitHub's own codes (bad_verification_code, bad_refresh_token)
+ * @property {'oauth' | 'github' | 'fitbit' | 'microsoft'} [tokenErrors]  github: token errors come with HTTP 200 and GitHub's own codes (bad_verification_code, bad_refresh_token); fitbit: `{"errors":[{"errorType","message"}],"success":false}`; microsoft: AADSTS codes in `error_codes`, `trace_id`, `correlation_id`
  * @property {string} [invalidGrantDescription]  the error_description of a dead refresh token (Google: "Token has been expired or revoked.")
  * @property {string} [apiBasePath]               the API base under the stand-in's origin, as the catalog's base_url has it (Spotify /v1, Notion /v1, Bungie /Platform, Graph /v1.0)
  * @property {boolean} [requireUserAgent]          API calls without a User-Agent are refused with a 403 (GitHub)
@@ -440,6 +441,31 @@ export async function startServiceStandIn(options) {
               error: code,
               error_description: description,
               error_uri: 'https://docs.github.com/apps/managing-oauth-apps/troubleshooting-oauth-app-access-token-request-errors',
+            });
+          }
+          if (o.tokenErrors === 'fitbit') {
+            call.error = error;
+            if (grantType === 'refresh_token') counts.failedRefreshes += 1;
+            const errorType = error === 'invalid_client' ? 'invalid_client' : error;
+            return answer(status, {
+              errors: [
+                {
+                  errorType,
+                  message: `${description} Visit https://dev.fitbit.com/docs/oauth2 for more information on the Fitbit Web API authorization process.`,
+                },
+              ],
+              success: false,
+            });
+          }
+          if (o.tokenErrors === 'microsoft') {
+            const aadsts = { invalid_grant: 70000, invalid_client: 7000215, invalid_request: 900144 }[error] ?? 90000;
+            return answer(status, {
+              error,
+              error_description: `AADSTS${aadsts}: ${description} Trace ID: ${randomUUID()} Timestamp: ${new Date().toISOString().replace('T', ' ').slice(0, 19)}Z`,
+              error_codes: [aadsts],
+              timestamp: new Date().toISOString().replace('T', ' ').slice(0, 19) + 'Z',
+              trace_id: randomUUID(),
+              correlation_id: randomUUID(),
             });
           }
           return answer(status, { error, error_description: description });
@@ -861,6 +887,7 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
       refresh: 'rotating',
       expiresIn: 28_800,
       revoke: 'rfc7009',
+      tokenErrors: 'fitbit',
       apiErrors: 'fitbit',
       whoAmI: [
         {
@@ -1003,6 +1030,7 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
       refresh: 'rotating',
       expiresIn: 3599,
       revoke: 'none',
+      tokenErrors: 'microsoft',
       apiErrors: 'graph',
       apiBasePath: '/v1.0',
       whoAmI: [
