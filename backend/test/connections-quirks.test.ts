@@ -375,6 +375,9 @@ describe('the service stand-ins speak their providers’ refusals', () => {
     });
     expect(bodyAuth.status).toBe(401);
     expect(await bodyAuth.json()).toMatchObject({ error: 'invalid_client' });
+    // Spotify's own endpoint paths (accounts.spotify.com/api/token); the generic ones are not there.
+    expect(new URL(standIn.tokenUrl).pathname).toBe('/api/token');
+    expect((await fetch(`${standIn.url}/oauth/token`, { method: 'POST' })).status).toBe(404);
   });
 
   it('Notion: Notion-Version required (400 missing_version), an unknown token is {"object":"error","code":"unauthorized"}', async () => {

@@ -43,6 +43,8 @@ export interface ServiceStandInOptions {
   refreshTokenScope?: string;
   /** Where the authorize page and the token endpoint live (default /oauth/authorize, /oauth/token). */
   paths?: { authorize: string; token: string };
+  /** Where rfc7009, google and notion revocation live (default /oauth/revoke). */
+  revokePath?: string;
   pkce?: 'optional' | 'required' | 'refused';
   /** sometimes: every second refresh answer carries a new refresh token and the old one keeps working (Spotify). */
   refresh?: 'none' | 'static' | 'rotating' | 'sometimes';

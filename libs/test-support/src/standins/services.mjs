@@ -42,7 +42,8 @@ const CODE_TTL_MS = 10 * 60 * 1000;
  * @property {Record<string, string>} [requiredAuthParams]  authorize parameters that must be present with these values
  * @property {Record<string, string>} [refreshTokenRequires]  authorize parameters without which no refresh token is issued (Google: access_type=offline, prompt=consent)
  * @property {string} [refreshTokenScope]          a scope without which no refresh token is issued (Microsoft: offline_access)
- * @property {{ authorize: string, token: string }} [paths]  where the authorize page and the token endpoint live (default /oauth/authorize, /oauth/token)
+ * @property {{ authorize: string, token: string }} [paths]  where the authorize page and the token endpoint live, the provider's own paths (default /oauth/authorize, /oauth/token)
+ * @property {string} [revokePath]                 where rfc7009, google and notion revocation live (default /oauth/revoke)
  * @property {'optional' | 'required' | 'refused'} [pkce]  default optional (verified when a challenge was sent)
  * @property {'none' | 'static' | 'rotating' | 'sometimes'} [refresh]  none: no refresh token; static: one that lasts (refresh answers carry none); rotating: single use, every refresh returns a new one; sometimes: every second refresh answer carries a new one and the old one keeps working (Spotify)
  * @property {boolean} [refreshAnswerIncludesRefreshToken]  static only: also send the same refresh token back on refresh
@@ -249,6 +250,7 @@ export async function startServiceStandIn(options) {
     refreshTokenRequires: {},
     refreshTokenScope: undefined,
     paths: { authorize: '/oauth/authorize', token: '/oauth/token' },
+    revokePath: '/oauth/revoke',
     pkce: 'optional',
     refresh: 'static',
     refreshAnswerIncludesRefreshToken: false,
@@ -344,8 +346,15 @@ export async function startServiceStandIn(options) {
     guarded(async (req, res) => {
       const requestUrl = new URL(req.url ?? '/', url);
       // The family's own authorize and token paths (Microsoft's /common/oauth2/v2.0/…) are the same two endpoints.
+      // Only the family's own paths: the generic ones answer 404 when the provider has others.
       const pathname =
-        requestUrl.pathname === o.paths.authorize ? '/oauth/authorize' : requestUrl.pathname === o.paths.token ? '/oauth/token' : requestUrl.pathname;
+        requestUrl.pathname === o.paths.authorize
+          ? '/oauth/authorize'
+          : requestUrl.pathname === o.paths.token
+            ? '/oauth/token'
+            : ['/oauth/authorize', '/oauth/token'].includes(requestUrl.pathname)
+              ? '/not-this-provider'
+              : requestUrl.pathname;
       const route = `${req.method} ${pathname}`;
 
       if (route === 'GET /oauth/authorize') {
@@ -593,7 +602,7 @@ export async function startServiceStandIn(options) {
       const isRevocation =
         (o.revoke === 'github' && req.method === 'DELETE' && githubGrant) ||
         (o.revoke === 'soundcloud' && route === 'POST /sign-out') ||
-        (['rfc7009', 'google', 'notion'].includes(o.revoke) && route === 'POST /oauth/revoke');
+        (['rfc7009', 'google', 'notion'].includes(o.revoke) && req.method === 'POST' && requestUrl.pathname === o.revokePath);
       if (isRevocation) {
         const body = o.revoke === 'google' ? Object.fromEntries(requestUrl.searchParams) : await readBody(req);
         const basic = parseBasic(header(req, 'authorization'));
@@ -635,7 +644,7 @@ export async function startServiceStandIn(options) {
           ? `${url}/applications/{client_id}/grant`
           : o.revoke === 'soundcloud'
             ? `${url}/sign-out`
-            : `${url}/oauth/revoke`,
+            : `${url}${o.revokePath}`,
     tokenCalls,
     authorizeRequests,
     userCalls,
@@ -837,6 +846,7 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
       body: 'form',
       formAnswerUnlessJson: true,
       tokenErrors: 'github',
+      paths: { authorize: '/login/oauth/authorize', token: '/login/oauth/access_token' },
       refresh: 'none',
       expiresIn: null,
       revoke: 'github',
@@ -863,6 +873,9 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
       name: 'Google',
       tokenAuth: 'body',
       body: 'form',
+      // accounts.google.com/o/oauth2/v2/auth, oauth2.googleapis.com/token and /revoke, on one origin here.
+      paths: { authorize: '/o/oauth2/v2/auth', token: '/token' },
+      revokePath: '/revoke',
       refresh: 'static',
       refreshTokenRequires: { access_type: 'offline', prompt: 'consent' },
       expiresIn: 3599,
@@ -884,6 +897,8 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
       name: 'Fitbit',
       tokenAuth: 'basic',
       body: 'form',
+      paths: { authorize: '/oauth2/authorize', token: '/oauth2/token' },
+      revokePath: '/oauth2/revoke',
       refresh: 'rotating',
       expiresIn: 28_800,
       revoke: 'rfc7009',
@@ -904,6 +919,8 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
       name: 'SoundCloud',
       tokenAuth: 'body',
       body: 'form',
+      // secure.soundcloud.com/authorize and /oauth/token.
+      paths: { authorize: '/authorize', token: '/oauth/token' },
       requireNoScope: true,
       pkce: 'required',
       refresh: 'rotating',
@@ -932,6 +949,8 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
       name: 'Notion',
       tokenAuth: 'basic',
       body: 'json',
+      paths: { authorize: '/v1/oauth/authorize', token: '/v1/oauth/token' },
+      revokePath: '/v1/oauth/revoke',
       requiredHeaders: { 'Notion-Version': '2022-06-28' },
       requireNoScope: true,
       requiredAuthParams: { owner: 'user' },
@@ -958,6 +977,8 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
       name: 'Bungie',
       tokenAuth: 'basic',
       body: 'form',
+      // www.bungie.net/en/OAuth/Authorize and /platform/app/oauth/token/ (lower case, trailing slash).
+      paths: { authorize: '/en/OAuth/Authorize', token: '/platform/app/oauth/token/' },
       requiredHeaders: { 'X-API-Key': apiKey },
       requireNoScope: true,
       pkce: 'refused',
@@ -985,6 +1006,8 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
       name: 'Spotify',
       tokenAuth: 'basic',
       body: 'form',
+      // accounts.spotify.com/authorize and /api/token.
+      paths: { authorize: '/authorize', token: '/api/token' },
       refresh: 'sometimes',
       expiresIn: 3600,
       revoke: 'none',
