@@ -991,9 +991,16 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
         {
           path: '/Platform/User/GetMembershipsForCurrentUser/',
           answer: (a) => ({
-            Response: { bungieNetUser: { membershipId: a.id, displayName: a.name }, destinyMemberships: [] },
+            Response: {
+              bungieNetUser: { membershipId: a.id, displayName: a.name, uniqueName: a.name },
+              destinyMemberships: [{ membershipType: 3, membershipId: `4611686018${a.id.slice(-9)}`, displayName: a.name.split('#')[0], crossSaveOverride: 0 }],
+              primaryMembershipId: `4611686018${a.id.slice(-9)}`,
+            },
             ErrorCode: 1,
+            ThrottleSeconds: 0,
             ErrorStatus: 'Success',
+            Message: 'Ok',
+            MessageData: {},
           }),
         },
       ],
