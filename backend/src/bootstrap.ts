@@ -5,6 +5,7 @@ import path from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { MikroORM } from '@mikro-orm/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { answerClientError, answerFrameworkError } from './core/http/client-errors.js';
 import type { INestApplicationContext } from '@nestjs/common';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
@@ -64,6 +65,9 @@ export async function createWebApp(runtime: Runtime, role: Exclude<ProcessRole, 
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { maxParamLength: 300 },
+    // Refused before any route runs, still in our JSON shape (core/http/client-errors.ts).
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     // Stopping (decision 0029): an idle keep-alive connection closes when it has been idle this
     // long (longer than the load balancer's own idle timeout, so the balancer closes it first), and
     // at once when the server closes (idle: every connection with no request under way). A request

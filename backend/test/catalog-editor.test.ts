@@ -114,6 +114,53 @@ describe('catalog editor: PUT /api/external-services/:id validation (real Postgr
     expect((await put(t, youtube.id, { ...youtube, service_name: 'youtube' })).status).toBe(200);
   });
 
+  it('githublogin holds no OAuth app: signing in reads the login provider row, so the catalog refuses a copy (decision 0040)', async () => {
+    const row = (await list()).find((service) => service.service_name === 'githublogin')!;
+    // As seeded: a card without client id, secret, URLs or scopes.
+    expect(row).toMatchObject({
+      service_type: 'login',
+      app_id: null,
+      app_secret: '',
+      auth_url: null,
+      token_url: null,
+      user_url: null,
+      base_url: null,
+      scopes: null,
+    });
+    for (const [field, value] of [
+      ['app_id', 'Iv1.copy'],
+      ['app_secret', 'a-secret-nothing-reads'],
+      ['auth_url', 'https://github.com/login/oauth/authorize'],
+      ['scopes', 'read:user'],
+    ] as const) {
+      const body = await expectError(await put(t, row.id, { ...row, [field]: value }), 400, 'login_type_service');
+      expect(body.message).toContain(field);
+    }
+    const english = await expectError(await put(t, row.id, { ...row, app_id: 'Iv1.copy' }, { 'accept-language': 'en' }), 400, 'login_type_service');
+    expect(english.message).toBe("A sign-in row holds no OAuth app (app_id): GitHub's client id, secret and URLs are set under Login Providers.");
+    // Its card fields still change, and nothing else is stored.
+    const saved = await put(t, row.id, { ...row, description: 'Entra con GitHub.', app_secret: '********' });
+    expect(saved.status).toBe(200);
+    expect(await saved.json()).toMatchObject({ description: 'Entra con GitHub.', app_id: null, app_secret: '', auth_url: null });
+    // A row turned into a login row loses the app it had.
+    const turned = await put(t, youtube.id, {
+      ...youtube,
+      service_type: 'login',
+      app_id: '',
+      app_secret: '',
+      scopes: '',
+      base_url: '',
+      auth_url: '',
+      token_url: '',
+      user_url: '',
+      revoke_url: '',
+      account_url: '',
+    });
+    expect(turned.status).toBe(200);
+    expect(await turned.json()).toMatchObject({ service_type: 'login', app_id: null, auth_url: null, token_url: null, scopes: null });
+    expect((await put(t, youtube.id, youtube)).status).toBe(200);
+  });
+
   it('production: no plain http at all, not even on loopback → 400 insecure_service_url', async () => {
     const production = await startTestApp({ env: { NODE_ENV: 'production', APP_URL: 'https://life.example' } });
     try {

@@ -3,6 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Job, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import { pollUntil } from '@life/test-support';
 import { followAuthorize, startServiceStandIns, type ServiceStandIn, type ServiceStandIns } from '@life/test-support/standins/services';
 import { COMMANDS } from '../src/cli.js';
@@ -24,15 +25,21 @@ type Json = Record<string, any>;
 
 const OLD = `old1:${randomBytes(32).toString('base64')}`;
 const NEW = `new2:${randomBytes(32).toString('base64')}`;
-const SETTINGS = { TOKEN_REFRESH_SWEEP_MS: '300', TOKEN_REFRESH_CONCURRENCY: '4' };
+// The longest refresh grace window: a spent refresh token's sealed successor pair outlives the redeploy and the rotation.
+const SETTINGS = { TOKEN_REFRESH_SWEEP_MS: '300', TOKEN_REFRESH_CONCURRENCY: '4', OAUTH_REFRESH_GRACE_SECONDS: '60' };
+const REDIRECT = 'http://127.0.0.1:7777/callback';
+/** A ciphertext of the key ring (`v1.<keyId>.<iv>.<tag>.<ciphertext>`), as a PostgreSQL regular expression. */
+const SEALED_SHAPE = '^v1\\.[A-Za-z0-9_-]{1,32}\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*$';
 
 /** Every sealed value in the database with its associated data, as the code seals it. */
 async function sealedValues(t: TestApp): Promise<{ where: string; aad: string; stored: string }[]> {
   const values: { where: string; aad: string; stored: string }[] = [];
-  for (const { table, columns } of SEALED_TABLES) {
+  for (const { table, columns, aadColumn } of SEALED_TABLES) {
     for (const { column, aad } of columns) {
-      const rows = await t.db.query<{ id: string; v: string }>(`select id, ${column} as v from ${table} where ${column} is not null`);
-      for (const row of rows.rows) values.push({ where: `${table}.${column}:${row.id}`, aad: `${table}:${row.id}:${aad}`, stored: row.v });
+      const rows = await t.db.query<{ id: string; bound: string; v: string }>(
+        `select id, ${aadColumn ?? 'id'}::text as bound, ${column} as v from ${table} where ${column} is not null`,
+      );
+      for (const row of rows.rows) values.push({ where: `${table}.${column}:${row.id}`, aad: `${table}:${row.bound}:${aad}`, stored: row.v });
     }
   }
   return values;
@@ -53,6 +60,10 @@ describe('connections: key rotation re-seals every secret without downtime (real
   let next: NestFastifyApplication | undefined;
   let nextUrl: string;
   let users: SeededUser[];
+  let admin: SeededUser;
+  let client: Json;
+  /** A refresh token spent just before the redeploy, and the pair its refresh answered (sealed for the grace window). */
+  let spent: { refreshToken: string; pair: Json };
   const plaintexts = new Map<string, string>();
   const standIn = (family: string) => stand[family as keyof ServiceStandIns] as ServiceStandIn;
   const json = async (response: Response) => (await response.json()) as Json;
@@ -60,7 +71,7 @@ describe('connections: key rotation re-seals every secret without downtime (real
   beforeAll(async () => {
     stand = await startServiceStandIns({ families: ['rotating', 'notion', 'bungie', 'google'] });
     t = await startTestApp({ role: 'all', env: { ...SETTINGS, ENCRYPTION_KEYS: OLD } });
-    const [admin] = await seedUsers(t.db, 1, 'admin');
+    [admin] = await seedUsers(t.db, 1, 'admin');
     users = await seedUsers(t.db, 3);
     const put = (path: string, body: unknown) =>
       t.fetch(path, { method: 'PUT', headers: { ...bearer(admin!.token), 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -96,9 +107,46 @@ describe('connections: key rotation re-seals every secret without downtime (real
       ['app', 11],
       ['user', 1],
     ]);
+    // The authorization server: an app, and an ID token (the first one makes the signing key, its private half sealed).
+    const created = await t.fetch('/oauth_clients', {
+      method: 'POST',
+      headers: { ...bearer(admin!.token), 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Llaves', redirect_uris: [REDIRECT], allowed_scopes: ['openid', 'profile'] }),
+    });
+    expect(created.status).toBe(201);
+    client = await json(created);
+    await verifiedIdToken(t.url);
     const oldRing = KeyRing.parse(OLD);
     for (const value of await sealedValues(t)) plaintexts.set(value.where, oldRing.decrypt(value.stored, value.aad));
   });
+
+  /** Consent, code exchange with `openid`, and the ID token verified against the same server's JWKS; answers the token response. */
+  async function verifiedIdToken(base: string): Promise<Json> {
+    const consent = await json(
+      await fetch(`${base}/oauth/authorize`, {
+        method: 'POST',
+        headers: { ...bearer(users[2]!.token), 'content-type': 'application/json' },
+        body: JSON.stringify({ client_id: client.client_id, redirect_uri: REDIRECT, scope: 'openid profile', state: 's', action: 'allow' }),
+      }),
+    );
+    const code = new URL(consent.redirect_to as string).searchParams.get('code')!;
+    const response = await tokenRequest(base, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT });
+    expect(response.status).toBe(200);
+    const body = await json(response);
+    const jwks = await fetch(`${base}/oauth/jwks`);
+    expect(jwks.status).toBe(200);
+    const { payload } = await jwtVerify(body.id_token as string, createLocalJWKSet((await jwks.json()) as JSONWebKeySet));
+    expect(payload.aud).toBe(client.client_id);
+    return body;
+  }
+
+  function tokenRequest(base: string, form: Record<string, string>): Promise<Response> {
+    return fetch(`${base}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ ...form, client_id: client.client_id, client_secret: client.client_secret }).toString(),
+    });
+  }
 
   afterAll(async () => {
     if (next) await dropAfter(t, () => next!.close());
@@ -131,12 +179,45 @@ describe('connections: key rotation re-seals every secret without downtime (real
 
   it('starts with every secret under the old key', async () => {
     const values = await sealedValues(t);
-    // 5 catalog app secrets + Bungie's API key + 1 own client secret + 1 login provider secret + 12 access + 12 refresh tokens.
-    expect(values).toHaveLength(5 + 1 + 1 + 1 + 12 + 12);
+    // 5 catalog app secrets + Bungie's API key + 1 own client secret + 1 login provider secret + 12 access + 12 refresh tokens + 1 signing key.
+    expect(values).toHaveLength(5 + 1 + 1 + 1 + 12 + 12 + 1);
+    expect(values.filter((v) => v.where.startsWith('oauth_signing_keys.'))).toHaveLength(1);
     expect(new Set(values.map((v) => KeyRing.keyIdOf(v.stored)))).toEqual(new Set(['old1']));
   });
 
+  it('every column that holds a key-ring ciphertext, and every entity column named *_encrypted or *_sealed, is in the rotation registry', async () => {
+    // A spent refresh token keeps its successor pair sealed for the grace window: make one now.
+    const first = await verifiedIdToken(t.url);
+    const refreshed = await tokenRequest(t.url, { grant_type: 'refresh_token', refresh_token: first.refresh_token as string });
+    expect(refreshed.status).toBe(200);
+    spent = { refreshToken: first.refresh_token as string, pair: await json(refreshed) };
+    const registered = new Set(SEALED_TABLES.flatMap(({ table, columns }) => columns.map(({ column }) => `${table}.${column}`)));
+    // Every text column of every table, searched for values shaped like a ciphertext.
+    const textColumns = await t.db.query<{ table_name: string; column_name: string }>(
+      `select table_name, column_name from information_schema.columns
+        where table_schema = current_schema() and data_type in ('text', 'character varying', 'character') order by 1, 2`,
+    );
+    const holding: string[] = [];
+    for (const { table_name: table, column_name: column } of textColumns.rows) {
+      const found = await t.db.query(`select 1 from "${table}" where "${column}" ~ $1 limit 1`, [SEALED_SHAPE]);
+      if (found.rows.length > 0) holding.push(`${table}.${column}`);
+    }
+    // The features above sealed something in every registered column (so the scan sees them all)...
+    expect(holding.sort()).toEqual([...registered].sort());
+    // ...and no entity declares a sealed-looking column the registry leaves out.
+    const declared = [...t.app.get(MikroORM).getMetadata().getAll().values()].flatMap((meta) =>
+      Object.values(meta.properties)
+        .flatMap((property) => property.fieldNames ?? [])
+        .filter((field) => /_(encrypted|sealed)$/.test(field))
+        .map((field) => `${meta.tableName}.${field}`),
+    );
+    expect(declared.length).toBeGreaterThan(0);
+    expect(declared.filter((column) => !registered.has(column))).toEqual([]);
+  });
+
   it('keys:rotate re-seals every row under the new key while refreshes run, and everything still decrypts', async () => {
+    const successor = (await sealedValues(t)).find((v) => v.where.startsWith('oauth_tokens.'))!;
+    plaintexts.set(successor.where, KeyRing.parse(OLD).decrypt(successor.stored, successor.aad));
     // Deploy: the same database and Redis, ENCRYPTION_KEYS = new first, old kept.
     await dropAfter(t, () => t.app.close());
     const runtime = await prepareRuntime('all', testEnv(t.db, t.queuePrefix, { ...SETTINGS, ENCRYPTION_KEYS: `${NEW},${OLD}`, STATIC_DIR: t.staticDir }));
@@ -159,6 +240,8 @@ describe('connections: key rotation re-seals every secret without downtime (real
     await t.db.query(
       `update service_connections c set expires_at = now() + interval '60 seconds', last_refresh_at = now() - interval '1 hour' from external_services s where s.id = c.service_id and s.service_name = 'fitbit'`,
     );
+    // The spent refresh token's grace window starts again now, so the sweeper leaves its successor pair to the rotation.
+    expect((await t.db.query(`update oauth_tokens set refresh_used_at = now() where successor_sealed is not null`)).rowCount).toBe(1);
     const { result } = await requestRotation({
       redisUrl: TEST_REDIS_URL,
       queuePrefix: t.queuePrefix,
@@ -167,10 +250,17 @@ describe('connections: key rotation re-seals every secret without downtime (real
       timeoutMs: 60_000,
     });
     expect(result).toMatchObject({ primaryKeyId: 'new2', failed: 0, busy: 0, stale: 0 });
-    // 32 values, less those the concurrent Fitbit refreshes re-sealed themselves first.
-    expect(result!.reencrypted).toBeGreaterThanOrEqual(32 - 6);
-    expect(result!.reencrypted).toBeLessThanOrEqual(32);
-    expect(Object.keys(result!.byTable).sort()).toEqual(['external_services', 'login_providers', 'service_connections', 'user_service_credentials']);
+    // 34 values, less those the concurrent Fitbit refreshes re-sealed themselves first.
+    expect(result!.reencrypted).toBeGreaterThanOrEqual(34 - 6);
+    expect(result!.reencrypted).toBeLessThanOrEqual(34);
+    expect(Object.keys(result!.byTable).sort()).toEqual([
+      'external_services',
+      'login_providers',
+      'oauth_signing_keys',
+      'oauth_tokens',
+      'service_connections',
+      'user_service_credentials',
+    ]);
 
     // No value carries the old key id any more.
     const connection = next.get(MikroORM).em.fork().getConnection();
@@ -205,6 +295,29 @@ describe('connections: key rotation re-seals every secret without downtime (real
     expect(next.get(CatalogService).appSecret(notionRow)).toBe(standIn('notion').clientSecret);
     const destinyRow = await em.findOneOrFail(ExternalService, { serviceName: 'destiny2' });
     expect(next.get(CatalogService).apiKey(destinyRow)).toBe(stand.apiKey);
+  });
+
+  it('with the old key removed from ENCRYPTION_KEYS and the app restarted, every sealed value still opens (issue 16)', async () => {
+    await dropAfter(t, () => next!.close());
+    next = undefined;
+    const runtime = await prepareRuntime('all', testEnv(t.db, t.queuePrefix, { ...SETTINGS, ENCRYPTION_KEYS: NEW, STATIC_DIR: t.staticDir }));
+    next = await createWebApp(runtime, 'all');
+    await next.listen({ port: 0, host: '127.0.0.1' });
+    nextUrl = (await next.getUrl()).replace('[::1]', '127.0.0.1');
+    // The authorization server: the JWKS, an ID token signed with the (re-sealed) key, and the spent refresh
+    // token's grace answer (the re-sealed successor pair).
+    await verifiedIdToken(nextUrl);
+    expect((await t.db.query(`update oauth_tokens set refresh_used_at = now() where successor_sealed is not null`)).rowCount).toBe(1);
+    const again = await tokenRequest(nextUrl, { grant_type: 'refresh_token', refresh_token: spent.refreshToken });
+    expect(again.status).toBe(200);
+    const replayed = await json(again);
+    expect([replayed.access_token, replayed.refresh_token]).toEqual([spent.pair.access_token, spent.pair.refresh_token]);
+    // The login provider's secret, the catalog's secrets, and the dashboard that reads the connections.
+    const em = next.get(MikroORM).em.fork();
+    expect(next.get(LoginProvidersService).decryptSecret(await em.findOneOrFail(LoginProvider, { serviceName: 'github' }))).toBe('login-provider-secret');
+    expect(next.get(CatalogService).appSecret(await em.findOneOrFail(ExternalService, { serviceName: 'notion' }))).toBe(standIn('notion').clientSecret);
+    const cards = (await json(await fetch(`${nextUrl}/api/external-services/all`, { headers: bearer(users[0]!.token) }))) as unknown as Json[];
+    expect(cards.filter((c) => c.connected).length).toBe(4);
   });
 
   it('after the rotation, connections (app and own credentials) still refresh', async () => {

@@ -3,14 +3,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT } from 'jose';
 import { freePort, pollUntil } from '@life/test-support';
-import { startAllStandIns, type AllStandIns, type LoginProviderName } from '@life/test-support/standins';
+import { MICROSOFT_CONSUMER_TENANT, startAllStandIns, type AllStandIns, type LoginProviderName } from '@life/test-support/standins';
 import { startOidcServer, subjectFor } from '../src/modules/auth/dev-idp/oidc-server.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 /**
  * Signing in end to end against the real app (real PostgreSQL + Redis) and local
- * stand-ins that speak each provider's protocol: GitHub (OAuth App), Google and
- * Microsoft (a real OpenID Connect server), Apple (form_post + ES256 client secret).
+ * stand-ins that speak each provider's protocol: GitHub (OAuth App), Google (a real OpenID
+ * Connect server), Microsoft (identity platform v2.0: issuer per tenant, no email_verified,
+ * optional xms_edov), Apple (form_post + ES256 client secret).
  * Driven over HTTP like a browser would, carrying cookies by hand.
  */
 
@@ -199,7 +200,8 @@ describe('Identity: sign-in with stand-in providers, sessions, roles (real Postg
       }
       const html = await response.text();
       const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
-      if (response.status !== 200 || !action) throw new Error(`OIDC stand-in answered ${response.status}: ${html.slice(0, 300)}`);
+      if (response.status !== 200 || !action)
+        throw new Error(`OIDC stand-in answered ${response.status}: ${html.replace(/<head>[\s\S]*<\/head>/, '').slice(0, 400)}`);
       next = new URL(decodeHtml(action), next);
       method = 'POST';
       body = new URLSearchParams({ email });
@@ -376,15 +378,20 @@ describe('Identity: sign-in with stand-in providers, sessions, roles (real Postg
       await expectLogoutEndsSession(authToken);
     });
 
-    it('with Microsoft (OIDC, its own client at the same server)', async () => {
+    it('with Microsoft (a personal account on the common endpoint: issuer of tenant 9188040d-…, no email_verified)', async () => {
       await invite('mike.microsoft@example.com');
       const started = await startLogin('microsoft');
+      expect(started.location.href.startsWith(`${s.microsoft.url}/common/oauth2/v2.0/authorize?`)).toBe(true);
       expect(started.location.searchParams.get('client_id')).toBe(s.credentials.microsoft.clientId);
       const { authToken, user } = await expectSignedIn(
         await finish(await oidcConsent(started.location, 'mike.microsoft@example.com'), started.cookie),
         'mike.microsoft@example.com',
       );
       expect(user.username).toBe('mike.microsoft');
+      // What Microsoft sent: its tenant-specific issuer, and no email_verified claim at all.
+      const claims = s.microsoft.tokenCalls.at(-1)!.claims!;
+      expect(claims).toMatchObject({ iss: `${s.microsoft.url}/${MICROSOFT_CONSUMER_TENANT}/v2.0`, tid: MICROSOFT_CONSUMER_TENANT, ver: '2.0' });
+      expect(claims).not.toHaveProperty('email_verified');
       await expectLogoutEndsSession(authToken);
     });
 
@@ -651,6 +658,93 @@ describe('Identity: sign-in with stand-in providers, sessions, roles (real Postg
         ],
       });
       await expectSignedIn(await signIn('github'), 'unverified@example.com');
+    });
+  });
+
+  // ---------- Microsoft e-mails (decision 0039) ----------
+
+  describe('Microsoft: which e-mails count as verified (decision 0039)', () => {
+    const work = (email: string, edov?: boolean | string) => s.microsoft.setAccount({ email, kind: 'work', ...(edov === undefined ? {} : { edov }) });
+
+    it('a work account whose tenant verified the domain (xms_edov true) gets in the first time', async () => {
+      work('wanda@contoso.example', true);
+      await invite('wanda@contoso.example');
+      const { user } = await expectSignedIn(await signIn('microsoft', 'wanda@contoso.example'), 'wanda@contoso.example');
+      const claims = s.microsoft.tokenCalls.at(-1)!.claims!;
+      expect(claims).toMatchObject({ tid: s.microsoft.organizationTenant, iss: `${s.microsoft.url}/${s.microsoft.organizationTenant}/v2.0`, xms_edov: true });
+      expect(claims).not.toHaveProperty('email_verified');
+      const identity = await t.db.query('select provider, subject from user_identities where user_id = $1', [user.id]);
+      expect(identity.rows).toEqual([{ provider: 'microsoft', subject: claims.sub }]);
+    });
+
+    it('xms_edov as the string "1" counts too', async () => {
+      work('walt@contoso.example', '1');
+      await invite('walt@contoso.example');
+      await expectSignedIn(await signIn('microsoft', 'walt@contoso.example'), 'walt@contoso.example');
+      expect(s.microsoft.tokenCalls.at(-1)!.claims!.xms_edov).toBe('1');
+    });
+
+    it('a work account whose tenant set an address on a domain it never verified (xms_edov false) is refused, even for an existing account', async () => {
+      // The account a tenant admin would take over by typing its owner's address on their own user.
+      await invite('victim@example.com');
+      const owner = await expectSignedIn(await signIn('google', 'victim@example.com'), 'victim@example.com');
+      work('victim@example.com', false);
+      const before = await snapshot();
+      const refused = await signIn('microsoft', 'victim@example.com');
+      expect([refused.status, refused.body.error]).toEqual([403, 'unverified_email']);
+      expect(s.microsoft.tokenCalls.at(-1)!.claims!.xms_edov).toBe(false);
+      expect(await snapshot()).toEqual(before);
+      const links = await t.db.query(`select provider from user_identities where user_id = $1 order by 1`, [owner.user.id]);
+      expect(links.rows).toEqual([{ provider: 'google' }]);
+    });
+
+    it('without the xms_edov optional claim in the app registration: work accounts are refused, personal accounts still get in', async () => {
+      s.microsoft.setOptionalClaims([]);
+      try {
+        work('nora@fabrikam.example');
+        await invite('nora@fabrikam.example');
+        await invite('paula@outlook.example');
+        const before = await snapshot();
+        const refused = await signIn('microsoft', 'nora@fabrikam.example');
+        expect([refused.status, refused.body.error]).toEqual([403, 'unverified_email']);
+        expect(s.microsoft.tokenCalls.at(-1)!.claims).not.toHaveProperty('xms_edov');
+        expect(await snapshot()).toEqual(before);
+        await expectSignedIn(await signIn('microsoft', 'paula@outlook.example'), 'paula@outlook.example');
+        expect(s.microsoft.tokenCalls.at(-1)!.claims).toMatchObject({ tid: MICROSOFT_CONSUMER_TENANT });
+        expect(s.microsoft.tokenCalls.at(-1)!.claims).not.toHaveProperty('xms_edov');
+      } finally {
+        s.microsoft.setOptionalClaims(['xms_edov']);
+      }
+    });
+
+    it('a work account already linked signs in by its subject even when its e-mail is no longer vouched for', async () => {
+      const first = await expectSignedIn(await signIn('microsoft', 'wanda@contoso.example'), 'wanda@contoso.example');
+      work('wanda@contoso.example', false);
+      const again = await expectSignedIn(await signIn('microsoft', 'wanda@contoso.example'), 'wanda@contoso.example');
+      expect(again.user.id).toBe(first.user.id);
+    });
+
+    it("a row on one tenant (its own issuer, not the template) signs in that tenant's people and refuses a token of another tenant", async () => {
+      const tenant = s.microsoft.organizationTenant;
+      const row = (base: string) => ({ base_url: `${base}/v2.0`, auth_url: `${base}/oauth2/v2.0/authorize`, token_url: `${base}/oauth2/v2.0/token` });
+      expect((await putProvider('microsoft', row(`${s.microsoft.url}/${tenant}`))).status).toBe(200);
+      try {
+        work('tess@contoso.example', true);
+        await invite('tess@contoso.example');
+        await expectSignedIn(await signIn('microsoft', 'tess@contoso.example'), 'tess@contoso.example');
+        // A personal account cannot sign in at a tenant's endpoint: Microsoft's page refuses it.
+        const started = await startLogin('microsoft');
+        await expect(oidcConsent(started.location, 'someone@outlook.example')).rejects.toThrow(/AADSTS50020/);
+        // Discovery of this tenant names its issuer; a token from the personal-account tenant fails it.
+        expect((await putProvider('microsoft', row(`${s.microsoft.url}/consumers`))).status).toBe(200);
+        const personal = await startLogin('microsoft');
+        const callback = await oidcConsent(personal.location, 'someone@outlook.example');
+        expect((await putProvider('microsoft', row(`${s.microsoft.url}/${tenant}`))).status).toBe(200);
+        const mismatched = await finish(callback, personal.cookie);
+        expect([mismatched.status, mismatched.body.error]).toEqual([401, 'invalid_id_token']);
+      } finally {
+        expect((await putProvider('microsoft', s.providers.microsoft)).status).toBe(200);
+      }
     });
   });
 

@@ -66,6 +66,29 @@ describe('migrations on an empty database', () => {
     expect(diff.trim()).toBe('');
   });
 
+  it('clear the OAuth app a login-type row kept, and nothing of other rows (decision 0040)', async () => {
+    await orm.migrator.down({ to: 'Migration20261125080000_billing_states' });
+    const insert = `insert into external_services (id, created_at, updated_at, service_name, service_type, status, app_id, app_secret_encrypted, scopes, base_url, auth_url, token_url, user_url, token_auth, token_body, send_scope, pkce, extra_auth_params, extra_headers, api_auth_scheme, revoke_style)
+      values (gen_random_uuid(), now(), now(), $1, $2, 'active', 'Iv1.copy', 'v1.k.a.b.c', 'read:user', 'https://github.com', 'https://github.com/login/oauth/authorize', 'https://github.com/login/oauth/access_token', 'https://api.github.com/user', 'body', 'form', true, true, '{}', '{}', 'Bearer', 'none')`;
+    await db.query(insert, ['githublogin', 'login']);
+    await db.query(insert, ['github', 'código']);
+    await orm.migrator.up();
+    const rows = await db.query(`select service_name, app_id, app_secret_encrypted, scopes, auth_url, token_url, user_url from external_services order by 1`);
+    expect(rows.rows).toEqual([
+      {
+        service_name: 'github',
+        app_id: 'Iv1.copy',
+        app_secret_encrypted: 'v1.k.a.b.c',
+        scopes: 'read:user',
+        auth_url: 'https://github.com/login/oauth/authorize',
+        token_url: 'https://github.com/login/oauth/access_token',
+        user_url: 'https://api.github.com/user',
+      },
+      { service_name: 'githublogin', app_id: null, app_secret_encrypted: null, scopes: null, auth_url: null, token_url: null, user_url: null },
+    ]);
+    await db.query(`delete from external_services`);
+  });
+
   it('enforce case-insensitive unique usernames', async () => {
     await db.query(`insert into users (id, created_at, updated_at, username, email) values (gen_random_uuid(), now(), now(), 'Ana', 'ana@example.com')`);
     await expect(

@@ -149,6 +149,15 @@ describe('DPoP (RFC 9449; real PostgreSQL + Redis; openid-client as the outside 
     expect(me.status).toBe(200);
     expect(await json(me)).toMatchObject({ sub: person.id });
 
+    // A scope it lacks: insufficient_scope, challenged in the scheme the token was sent with
+    // (openid-client reads the challenge and throws it).
+    const refused = (await client
+      .fetchProtectedResource(config, tokens.access_token, new URL(`${t.url}/api/v1/services`), 'GET', undefined, undefined, { DPoP: dpop })
+      .catch((error: unknown) => error)) as { response: Response; cause: { scheme: string; parameters: Json }[] };
+    expect(refused.response.status).toBe(403);
+    expect(refused.cause[0]).toMatchObject({ scheme: 'dpop', parameters: { error: 'insufficient_scope', scope: 'services:read' } });
+    expect(refused.response.headers.get('www-authenticate')).toMatch(/^DPoP realm="life", error="insufficient_scope", scope="services:read", algs="/);
+
     // The bound token as a Bearer token: refused with the DPoP challenge (ASCII only).
     const asBearer = await t.fetch('/api/v1/me', { headers: bearer(tokens.access_token) });
     expect(asBearer.status).toBe(401);

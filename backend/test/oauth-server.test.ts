@@ -344,7 +344,13 @@ describe('authorization server (real PostgreSQL + Redis; openid-client as the ou
           code_verifier: client.randomPKCECodeVerifier(),
         }),
       );
-      expect([response.status, (await json(response)).error]).toEqual([400, 'invalid_grant']);
+      // The library's English sentence becomes ours, in the request's language (Spanish by default).
+      const body = await json(response);
+      expect([response.status, body.error, body.error_description]).toEqual([
+        400,
+        'invalid_grant',
+        'code_verifier no corresponde al code_challenge de la solicitud (PKCE).',
+      ]);
     });
 
     it('refuses a replayed code and revokes the tokens issued from it', async () => {

@@ -21,10 +21,18 @@ dbUrl.pathname = `/${dbName}`;
 
 const port = await freePort();
 // Outside identity providers, replaced by local stand-ins speaking their protocols.
-// Google and Microsoft: the app's own OpenID Connect server, as built.
+// Google: the app's own OpenID Connect server, as built. Microsoft: its identity platform's quirks,
+// with the work accounts identity.spec.ts signs in (any other e-mail is a personal account).
 const { startAllStandIns } = await import('@life/test-support/standins');
 const { startOidcServer } = await import('../../backend/dist/modules/auth/dev-idp/oidc-server.js');
-const standIns = await startAllStandIns({ appUrl: `http://127.0.0.1:${port}`, startOidcServer });
+const standIns = await startAllStandIns({
+  appUrl: `http://127.0.0.1:${port}`,
+  startOidcServer,
+  microsoftAccounts: [
+    { email: 'wanda@contoso.example', kind: 'work', name: 'Wanda Work', edov: true },
+    { email: 'mallory@unverified.example', kind: 'work', edov: false },
+  ],
+});
 const { startStripeStandIn } = await import('@life/test-support/standins/stripe');
 const stripeKeys = { secretKey: `sk_test_${randomBytes(8).toString('hex')}`, webhookSecret: `whsec_${randomBytes(16).toString('hex')}` };
 const stripe = await startStripeStandIn(stripeKeys);

@@ -30,9 +30,13 @@ export async function invite(request: APIRequestContext, adminToken: string, ema
 
 /** Clicks through the provider's (stand-in) page the way a person would. */
 export async function completeAtProvider(page: Page, provider: ProviderName, email: string): Promise<void> {
-  if (provider === 'google' || provider === 'microsoft') {
+  if (provider === 'google') {
     await page.locator('input[name="email"]').fill(email);
     await page.getByRole('button', { name: 'Entrar' }).click();
+  } else if (provider === 'microsoft') {
+    // Microsoft's stand-in: the e-mail decides the account (a personal one unless the run set up a work account).
+    await page.getByTestId('standin-email').fill(email);
+    await page.getByTestId('standin-authorize').click();
   } else {
     await page.getByTestId('standin-authorize').click();
   }

@@ -43,6 +43,30 @@ for (const provider of ['github', 'google', 'microsoft', 'apple'] as const) {
   });
 }
 
+test('Microsoft: a work account whose tenant verified its domain (xms_edov) signs in; one whose tenant did not is refused and told why', async ({
+  page,
+  request,
+}) => {
+  // The stand-in (e2e/scripts/run.mjs) knows both as work accounts of one Entra tenant (decision 0039).
+  await invite(request, adminToken, 'wanda@contoso.example');
+  await invite(request, adminToken, 'mallory@unverified.example');
+  await page.goto('/');
+  await page.getByTestId('login-button').click();
+  await page.getByTestId('login-provider-microsoft').click();
+  await completeAtProvider(page, 'microsoft', 'wanda@contoso.example');
+  await expect(page.getByTestId('header-username')).toHaveText('wanda');
+  await page.getByTestId('logout-button').click();
+  await expect(page.getByTestId('login-button')).toBeVisible();
+
+  await page.getByTestId('login-button').click();
+  await page.getByTestId('login-provider-microsoft').click();
+  await completeAtProvider(page, 'microsoft', 'mallory@unverified.example');
+  await expect(page).toHaveURL(/\/\?login_error=unverified_email/);
+  await expect(page.getByTestId('login-error')).toBeVisible();
+  const users = await withDb((db) => db.query(`select 1 from users where email = 'mallory@unverified.example'`));
+  expect(users.rowCount).toBe(0);
+});
+
 test('a first sign-in without an invitation is refused and the landing page says why', async ({ page }) => {
   await page.goto('/');
   await page.getByTestId('login-button').click();

@@ -56,6 +56,7 @@ export const ConfigSchema = z.object({
    */
   QUEUE_LOCK_DURATION_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(500).max(600_000).default(30_000)),
   QUEUE_STALLED_INTERVAL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(200).max(600_000).default(30_000)),
+  QUEUE_CLOSE_WAIT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(600_000).default(15_000)),
   /**
    * Stopping (SIGTERM/SIGINT, docs/operations.md "Stopping"): how long a web process keeps serving
    * while its readiness answers 503, so the load balancer stops sending it requests (unset: 10 s

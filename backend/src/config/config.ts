@@ -19,8 +19,11 @@ export interface AppConfig {
   redisUrl: string;
   /** Every Redis key and BullMQ queue of this installation starts with it (QUEUE_PREFIX, else derived from the database). */
   queuePrefix: string;
-  /** BullMQ worker locks and stalled-job checks (QUEUE_LOCK_DURATION_MS, QUEUE_STALLED_INTERVAL_MS). */
-  queue: { lockDurationMs: number; stalledIntervalMs: number };
+  /**
+   * BullMQ worker locks and stalled-job checks (QUEUE_LOCK_DURATION_MS, QUEUE_STALLED_INTERVAL_MS),
+   * and how long a worker's close may wait before its Redis connections are ended (QUEUE_CLOSE_WAIT_MS).
+   */
+  queue: { lockDurationMs: number; stalledIntervalMs: number; closeWaitMs: number };
   /** Stopping: readiness 503 for `drainMs` (web), then close; exit at the latest `graceMs` after the signal. */
   shutdown: { drainMs: number; graceMs: number };
   /** Idle keep-alive connections close after this (HTTP_KEEP_ALIVE_TIMEOUT_MS). */
@@ -144,7 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     embeddedDbPort: raw.EMBEDDED_DB_PORT,
     redisUrl: raw.REDIS_URL,
     queuePrefix: raw.QUEUE_PREFIX ?? defaultQueuePrefix(raw.DATABASE_URL, raw.DATA_DIR),
-    queue: { lockDurationMs: raw.QUEUE_LOCK_DURATION_MS, stalledIntervalMs: raw.QUEUE_STALLED_INTERVAL_MS },
+    queue: { lockDurationMs: raw.QUEUE_LOCK_DURATION_MS, stalledIntervalMs: raw.QUEUE_STALLED_INTERVAL_MS, closeWaitMs: raw.QUEUE_CLOSE_WAIT_MS },
     shutdown: { drainMs, graceMs: raw.SHUTDOWN_GRACE_MS },
     keepAliveTimeoutMs: raw.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     adminEmails: raw.ADMIN_EMAILS,

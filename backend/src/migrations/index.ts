@@ -2,6 +2,7 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261125070200_post_logout_redirect_uris } from './Migration20261125070200_post_logout_redirect_uris.js';
 import { Migration20261125070500_developer_apps } from './Migration20261125070500_developer_apps.js';
 import { Migration20261125080000_billing_states } from './Migration20261125080000_billing_states.js';
+import { Migration20261125080100_login_rows_hold_no_app } from './Migration20261125080100_login_rows_hold_no_app.js';
 import { Migration20261125040850_keys_and_exports } from './Migration20261125040850_keys_and_exports.js';
 import { Migration20261124224831_outbox_delivered } from './Migration20261124224831_outbox_delivered.js';
 import { Migration20261125040000_refresh_grace } from './Migration20261125040000_refresh_grace.js';
@@ -34,4 +35,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125070300_par_and_dpop', class: Migration20261125070300_par_and_dpop },
   { name: 'Migration20261125070500_developer_apps', class: Migration20261125070500_developer_apps },
   { name: 'Migration20261125080000_billing_states', class: Migration20261125080000_billing_states },
+  { name: 'Migration20261125080100_login_rows_hold_no_app', class: Migration20261125080100_login_rows_hold_no_app },
 ];

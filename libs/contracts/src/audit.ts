@@ -32,7 +32,9 @@ export const AUDIT_ACTIONS = [
   'admin.login_provider_created',
   'admin.login_provider_updated',
   'admin.login_provider_deleted',
+  'admin.login_provider_checked',
   'admin.service_updated',
+  'admin.service_checked',
   'admin.oauth_client_created',
   'admin.oauth_client_updated',
   'admin.oauth_client_secret_rotated',
@@ -45,6 +47,7 @@ export const AUDIT_ACTIONS = [
   'admin.vault_key_rotation_requested',
   'admin.queue_job_retried',
   'admin.queue_job_discarded',
+  'admin.sales_members_exported',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -108,6 +108,8 @@ export const LoginProviderInputSchema = z
     redirect_url: optionalUrl,
     scopes: optionalText(1000),
     user_url: optionalUrl,
+    /** Read-only (the answer's redirect URI to register): accepted so an answer can be sent back as it is, and ignored. */
+    callback_url: z.string().max(2000).optional(),
   })
   .strict()
   .meta({ id: 'LoginProviderInput' });

@@ -145,4 +145,27 @@ export const oauthAppFields = {
   redirect_url: z.string().nullable(),
   user_url: z.string().nullable(),
   scopes: z.string().nullable(),
+  /**
+   * The redirect URI to register at the provider (read-only): `redirect_url` when an admin set one,
+   * otherwise `APP_URL/login/<provider>/callback` (login providers) or `APP_URL/callback/<service>`.
+   */
+  callback_url: z.string(),
 };
+
+/** One line of a configuration check (decision 0044): a stable id, whether it passed, and what to do, in the admin's language. */
+export const ConfigurationCheckItemSchema = z.object({
+  id: z.string(),
+  ok: z.boolean(),
+  message: z.string(),
+});
+export type ConfigurationCheckItem = z.infer<typeof ConfigurationCheckItemSchema>;
+
+/** `POST /api/login-providers/{id}/check`, `POST /api/external-services/{id}/check`: no sign-in is started. */
+export const ConfigurationCheckSchema = z
+  .object({
+    /** Every check passed. */
+    ok: z.boolean(),
+    checks: z.array(ConfigurationCheckItemSchema),
+  })
+  .meta({ id: 'ConfigurationCheck' });
+export type ConfigurationCheck = z.infer<typeof ConfigurationCheckSchema>;

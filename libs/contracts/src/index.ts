@@ -11,3 +11,4 @@ export * from './audit.js';
 export * from './data-rights.js';
 export * from './languages.js';
 export * from './username.js';
+export * from './sales.js';

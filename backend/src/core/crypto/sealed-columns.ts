@@ -6,10 +6,16 @@
  */
 import { KeyRing } from './key-ring.js';
 
-/** A table with key-ring ciphertexts, each sealed under `<table>:<row id>:<aad>` (TokenVault's rule). */
+/**
+ * A table with key-ring ciphertexts, each sealed under `<table>:<row id>:<aad>` (TokenVault's rule),
+ * or `<table>:<aadColumn's value>:<aad>` when the value is bound to another column of the row
+ * (a signing key's `kid`, a spent refresh token's `successor_id`).
+ */
 export interface SealedTable {
   table: string;
   columns: { column: string; aad: string }[];
+  /** The column whose value goes in the associated data instead of `id` (the rows are still keyed by `id`). */
+  aadColumn?: string;
   /** Rows a token refresh rewrites: re-seal one only while holding its refresh lock (RotationHooks). */
   lockedByRefresh?: boolean;
 }
@@ -84,7 +90,8 @@ export async function reencryptAll(execute: Execute, tables: readonly SealedTabl
   const primary = ring.primaryId;
   const result: RotationResult = { primaryKeyId: primary, reencrypted: 0, failed: 0, busy: 0, stale: 0, byTable: {} };
   const batchSize = hooks.batchSize ?? BATCH;
-  for (const { table, columns, lockedByRefresh } of tables) {
+  for (const { table, columns, lockedByRefresh, aadColumn } of tables) {
+    const aadOf = (row: Record<string, string | null>, aad: string) => `${table}:${aadColumn ? row[aadColumn] : row.id}:${aad}`;
     const staleWhere = columns.map(({ column }) => `(${column} is not null and ${column} <> '' and ${keyIdSql(column)} <> ?)`).join(' or ');
     const staleParams = columns.map(() => primary);
     let deferred: string[] = [];
@@ -111,7 +118,7 @@ export async function reencryptAll(execute: Execute, tables: readonly SealedTabl
               continue;
             }
             try {
-              next.push(ring.encrypt(ring.decrypt(stored, `${table}:${row.id}:${aad}`), `${table}:${row.id}:${aad}`));
+              next.push(ring.encrypt(ring.decrypt(stored, aadOf(row, aad)), aadOf(row, aad)));
             } catch {
               next.push(stored);
               failed += 1;
@@ -143,7 +150,7 @@ export async function reencryptAll(execute: Execute, tables: readonly SealedTabl
       }
     };
     // Raw SQL: the batch reads below, built over SEALED_TABLES' tables and columns.
-    const select = `select id, ${columns.map(({ column }) => column).join(', ')} from ${table}`;
+    const select = `select id, ${[...(aadColumn ? [`${aadColumn}::text as ${aadColumn}`] : []), ...columns.map(({ column }) => column)].join(', ')} from ${table}`;
     for (;;) {
       const rows = await execute<Record<string, string | null>[]>(`${select} where id > ? and (${staleWhere}) order by id limit ?`, [
         after,

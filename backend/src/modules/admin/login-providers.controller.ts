@@ -1,10 +1,27 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { IdParamsSchema, LoginProviderInputSchema, LoginProviderListSchema, LoginProviderSchema, type LoginProviderInput } from '@life/contracts';
+import {
+  ConfigurationCheckSchema,
+  IdParamsSchema,
+  LoginProviderInputSchema,
+  LoginProviderListSchema,
+  LoginProviderSchema,
+  type Language,
+  type LoginProviderInput,
+} from '@life/contracts';
+import { renderReport } from '../../core/config-check/config-check.js';
+import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-user.decorator.js';
+import { RequestLanguage } from '../../core/i18n/request-language.decorator.js';
 import { Contract } from '../../core/http/contract.js';
 import { Roles } from '../../core/http/roles.decorator.js';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Audited, changedFields } from '../audit/public/audited.decorator.js';
-import { CreateLoginProviderCommand, DeleteLoginProviderCommand, ListLoginProvidersQuery, UpdateLoginProviderCommand } from '../auth/public/commands.js';
+import {
+  CheckLoginProviderCommand,
+  CreateLoginProviderCommand,
+  DeleteLoginProviderCommand,
+  ListLoginProvidersQuery,
+  UpdateLoginProviderCommand,
+} from '../auth/public/commands.js';
 
 @Controller('api/login-providers')
 @Roles('admin')
@@ -52,6 +69,25 @@ export class LoginProvidersController {
   })
   update(@Param('id') id: string, @Body() body: LoginProviderInput) {
     return this.commands.execute(new UpdateLoginProviderCommand(id, body));
+  }
+
+  @Post(':id/check')
+  @HttpCode(200)
+  @Audited({
+    action: 'admin.login_provider_checked',
+    target: ({ params }) => ({ type: 'login_provider', id: params.id }),
+    details: ({ result }) => ({ ok: (result as { ok?: boolean } | undefined)?.ok ?? null }),
+  })
+  @Contract({
+    summary: 'Check a login provider’s configuration without starting a sign-in (decision 0044)',
+    tags: ['admin'],
+    access: 'admin',
+    params: IdParamsSchema,
+    response: ConfigurationCheckSchema,
+    errors: [404, 429],
+  })
+  async check(@Param('id') id: string, @CurrentUser() admin: AuthenticatedUser, @RequestLanguage() language: Language) {
+    return renderReport(await this.commands.execute(new CheckLoginProviderCommand(id, admin.id)), language);
   }
 
   @Delete(':id')

@@ -1,10 +1,20 @@
-import { Body, Controller, Param, Put } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ExternalServiceSchema, ExternalServiceUpdateSchema, IdParamsSchema, type ExternalServiceUpdate } from '@life/contracts';
+import {
+  ConfigurationCheckSchema,
+  ExternalServiceSchema,
+  ExternalServiceUpdateSchema,
+  IdParamsSchema,
+  type ExternalServiceUpdate,
+  type Language,
+} from '@life/contracts';
+import { renderReport } from '../../core/config-check/config-check.js';
+import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-user.decorator.js';
+import { RequestLanguage } from '../../core/i18n/request-language.decorator.js';
 import { Contract } from '../../core/http/contract.js';
 import { Roles } from '../../core/http/roles.decorator.js';
 import { Audited, changedFields } from '../audit/public/audited.decorator.js';
-import { UpdateCatalogServiceCommand } from '../external-services/public/commands.js';
+import { CheckCatalogServiceCommand, UpdateCatalogServiceCommand } from '../external-services/public/commands.js';
 
 /** Admin: 'Servicios Conectados', the catalog every person's dashboard shows. */
 @Controller()
@@ -26,5 +36,25 @@ export class AdminServicesController {
   })
   update(@Param('id') id: string, @Body() body: ExternalServiceUpdate) {
     return this.commands.execute(new UpdateCatalogServiceCommand(id, body));
+  }
+
+  @Post('api/external-services/:id/check')
+  @HttpCode(200)
+  @Audited({
+    action: 'admin.service_checked',
+    target: ({ params }) => ({ type: 'external_service', id: params.id }),
+    details: ({ result }) => ({ ok: (result as { ok?: boolean } | undefined)?.ok ?? null }),
+  })
+  @Roles('admin')
+  @Contract({
+    summary: 'Check a catalog entry’s configuration without connecting anyone (decision 0044)',
+    tags: ['admin'],
+    access: 'admin',
+    params: IdParamsSchema,
+    response: ConfigurationCheckSchema,
+    errors: [404, 429],
+  })
+  async check(@Param('id') id: string, @CurrentUser() admin: AuthenticatedUser, @RequestLanguage() language: Language) {
+    return renderReport(await this.commands.execute(new CheckCatalogServiceCommand(id, admin.id)), language);
   }
 }

@@ -37,6 +37,7 @@ export class AuditInterceptor implements NestInterceptor {
   private async write(spec: AuditedSpec, action: AuditedSpec['action'], request: FastifyRequest, result: unknown, error?: unknown) {
     const context: AuditedContext = {
       params: (request.params ?? {}) as Record<string, string>,
+      query: (request.query && typeof request.query === 'object' ? request.query : {}) as Record<string, unknown>,
       body: (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>,
       result,
     };

@@ -7,6 +7,7 @@ import { BetaInvitesService } from './beta-invites.service.js';
 import { DevIdpService } from './dev-idp/dev-idp.service.js';
 import { LoginFlowService } from './login-flow.service.js';
 import { LoginController } from './login.controller.js';
+import { LoginProviderCheckService } from './login-provider-check.service.js';
 import { LoginProvidersService } from './login-providers.service.js';
 import { LoginStateStore } from './login-state.store.js';
 import { AUTH_ADMIN_HANDLERS } from './handlers/admin.handlers.js';
@@ -28,6 +29,7 @@ import { LoginProviderNamesHandler } from './queries/login-provider-names.handle
     SessionService,
     SessionStrategy,
     LoginProvidersService,
+    LoginProviderCheckService,
     BetaInvitesService,
     LoginStateStore,
     OidcVerifier,

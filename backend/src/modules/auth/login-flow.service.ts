@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { CommandBus, EventBus, QueryBus } from '@nestjs/cqrs';
 import type { LoginSuccess } from '@life/contracts';
@@ -14,7 +14,8 @@ import { BetaInvitesService } from './beta-invites.service.js';
 import { DEV_CLIENT_ID, DevIdpService } from './dev-idp/dev-idp.service.js';
 import { UserIdentity } from './entities/user-identity.entity.js';
 import { familyOf, type ProviderFamily } from './login-providers.defaults.js';
-import { LoginProvidersService } from './login-providers.service.js';
+import { loginCallbackUrl, LoginProvidersService } from './login-providers.service.js';
+import { microsoftEmailVerdict, microsoftEmailVerified } from './microsoft-email.js';
 import { hashBrowserBinding, LoginStateStore, type LoginState } from './login-state.store.js';
 import { OidcVerifier } from './oidc-verifier.js';
 import { SessionService } from './session.service.js';
@@ -24,6 +25,8 @@ import { msg } from '../../core/i18n/messages.js';
 interface EffectiveProvider {
   name: string;
   family: ProviderFamily;
+  /** Which claims vouch for the e-mail: `email_verified`, or Microsoft's rule (decision 0039). */
+  emailRule: 'oidc' | 'microsoft';
   clientId: string;
   clientSecret?: string;
   baseUrl: string;
@@ -61,6 +64,7 @@ async function readJson(response: Response): Promise<Record<string, unknown>> {
 export class LoginFlowService {
   /** Sign-in attempts (starts and callbacks) per client IP: slows down state guessing and provider abuse. */
   private readonly attempts: RateLimit;
+  private readonly logger = new Logger('LoginFlow');
 
   constructor(
     private readonly em: EntityManager,
@@ -110,13 +114,14 @@ export class LoginFlowService {
     const family = familyOf(name);
     const row = family ? await this.providers.findByName(name) : null;
     if (!family || !row) throw new AuthError(AuthErrorCode.UnknownProvider, msg('auth.unknownLoginProvider', { provider: name }));
-    const redirectUri = row.redirectUrl || `${this.config.appUrl}/login/${name}/callback`;
+    const redirectUri = loginCallbackUrl(row, this.config.appUrl);
     if (!row.appId) {
       if (!this.devIdp.enabled) throw new AuthError(AuthErrorCode.ProviderUnavailable, msg('auth.loginProviderNotConfigured', { provider: name }));
       const { issuer, clientSecret } = await this.devIdp.endpoint();
       return {
         name,
         family: 'oidc',
+        emailRule: 'oidc',
         clientId: DEV_CLIENT_ID,
         clientSecret,
         baseUrl: issuer,
@@ -131,6 +136,7 @@ export class LoginFlowService {
     return {
       name,
       family,
+      emailRule: name === 'microsoft' ? 'microsoft' : 'oidc',
       clientId: row.appId,
       clientSecret: this.providers.decryptSecret(row),
       baseUrl: row.baseUrl,
@@ -247,10 +253,23 @@ export class LoginFlowService {
   private async identify(provider: EffectiveProvider, tokens: Record<string, unknown>, nonce: string, appleName?: string): Promise<ProviderIdentity> {
     if (provider.family === 'github') return this.identifyGithub(provider, String(tokens.access_token));
     if (typeof tokens.id_token !== 'string') throw new AuthError(AuthErrorCode.InvalidIdToken, `${provider.name} sent no id_token.`);
-    let claims = await this.oidc.verify(tokens.id_token, { baseUrl: provider.baseUrl, audience: provider.clientId, nonce });
+    const idClaims = await this.oidc.verify(tokens.id_token, { baseUrl: provider.baseUrl, audience: provider.clientId, nonce });
+    let claims = idClaims;
     if (typeof claims.email !== 'string' && provider.userUrl)
       claims = { ...claims, ...(await this.userinfo(provider.userUrl, String(tokens.access_token), String(claims.sub))) };
-    const verified = claims.email_verified === true || claims.email_verified === 'true' || claims.xms_edov === true;
+    let verified: boolean;
+    if (provider.emailRule === 'microsoft') {
+      // Microsoft never sends email_verified: personal accounts, or xms_edov in the ID token (decision 0039).
+      const verdict = microsoftEmailVerdict(idClaims);
+      verified = microsoftEmailVerified(verdict);
+      if (verdict === 'no_edov_claim') {
+        this.logger.warn(
+          'A Microsoft work or school account signed in without the xms_edov claim: its e-mail cannot count as verified. Add the optional claim xms_edov to the ID token in Entra (docs/identity.md).',
+        );
+      }
+    } else {
+      verified = claims.email_verified === true || claims.email_verified === 'true';
+    }
     return {
       subject: String(claims.sub),
       email: typeof claims.email === 'string' ? claims.email.toLowerCase() : undefined,

@@ -15,7 +15,12 @@ import { msg } from '../../core/i18n/messages.js';
 /** Associated data binds a ciphertext to its row and column: a secret cannot be pasted into another row. */
 const secretAad = (row: LoginProvider) => `login_providers:${row.id}:app_secret`;
 
-export function toLoginProviderDto(row: LoginProvider): LoginProviderDto {
+/** The redirect URI to register at the provider: the row's own, or `APP_URL/login/<provider>/callback` (what the sign-in sends). */
+export function loginCallbackUrl(row: Pick<LoginProvider, 'serviceName' | 'redirectUrl'>, appUrl: string): string {
+  return row.redirectUrl || `${appUrl}/login/${row.serviceName}/callback`;
+}
+
+export function toLoginProviderDto(row: LoginProvider, appUrl: string): LoginProviderDto {
   return {
     id: row.id,
     service_name: row.serviceName,
@@ -29,6 +34,7 @@ export function toLoginProviderDto(row: LoginProvider): LoginProviderDto {
     redirect_url: row.redirectUrl ?? null,
     scopes: row.scopes ?? null,
     user_url: row.userUrl ?? null,
+    callback_url: loginCallbackUrl(row, appUrl),
   };
 }
 
@@ -76,7 +82,7 @@ export class LoginProvidersService implements OnApplicationBootstrap {
 
   async list(): Promise<LoginProviderDto[]> {
     const rows = await this.em.find(LoginProvider, {}, { orderBy: { serviceName: 'asc' } });
-    return rows.map(toLoginProviderDto);
+    return rows.map((row) => toLoginProviderDto(row, this.config.appUrl));
   }
 
   findByName(name: string): Promise<LoginProvider | null> {
@@ -134,7 +140,7 @@ export class LoginProvidersService implements OnApplicationBootstrap {
         throw new AuthError(AuthErrorCode.LoginProviderExists, msg('auth.loginProviderExists', { name: input.service_name }));
       throw error;
     }
-    return toLoginProviderDto(row);
+    return toLoginProviderDto(row, this.config.appUrl);
   }
 
   async update(id: string, input: LoginProviderInput): Promise<LoginProviderDto> {
@@ -146,7 +152,7 @@ export class LoginProvidersService implements OnApplicationBootstrap {
     }
     this.apply(row, input);
     await this.em.flush();
-    return toLoginProviderDto(row);
+    return toLoginProviderDto(row, this.config.appUrl);
   }
 
   async remove(id: string): Promise<void> {

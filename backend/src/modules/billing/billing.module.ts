@@ -6,6 +6,7 @@ import { BillingPrivacyService } from './billing-privacy.service.js';
 import { BILLING_WEB_HANDLERS } from './handlers/billing.handlers.js';
 import { BillingErasureHandler } from './handlers/erasure.handler.js';
 import { BillingPersonalDataHandler } from './handlers/personal-data.handler.js';
+import { BILLING_SALES_HANDLERS } from './sales/sales.handlers.js';
 import { BILLING_WORKER_HANDLERS } from './handlers/stripe-events.handlers.js';
 import { BillingController } from './billing.controller.js';
 import { BillingService } from './billing.service.js';
@@ -29,7 +30,7 @@ export class BillingModule {
         BillingPrivacyService,
         BillingErasureHandler,
         BillingPersonalDataHandler,
-        ...(role === 'worker' ? [] : BILLING_WEB_HANDLERS),
+        ...(role === 'worker' ? [] : [...BILLING_WEB_HANDLERS, ...BILLING_SALES_HANDLERS]),
         ...(runsWorkers(role) ? [...BILLING_WORKER_HANDLERS, StripeEventsProcessor, BillingSweeper] : []),
       ],
       exports: [BillingService, BillingPrivacyService],

@@ -240,13 +240,16 @@ export class BillingService implements OnApplicationBootstrap {
     }
   }
 
-  /** Unprocessed inbox rows older than `olderThanMs`, oldest first. */
+  /**
+   * Unprocessed inbox rows older than `olderThanMs`, oldest first. A row that gave up (`failedAt`)
+   * is left alone: it needs an admin (Salud, and the sales view lists it), not another round.
+   */
   async pendingEventIds(olderThanMs: number, limit = 500): Promise<string[]> {
     const rows = await this.em
       .fork()
       .find(
         StripeEvent,
-        { processedAt: null, receivedAt: { $lt: new Date(Date.now() - olderThanMs) } },
+        { processedAt: null, failedAt: null, receivedAt: { $lt: new Date(Date.now() - olderThanMs) } },
         { orderBy: { receivedAt: 'asc' }, limit, fields: ['id'] },
       );
     return rows.map((row) => row.id);

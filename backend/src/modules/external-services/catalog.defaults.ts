@@ -38,15 +38,12 @@ const GOOGLE = {
  */
 export const CATALOG_DEFAULTS: Defaults[] = [
   {
+    // The dashboard's card for signing in with GitHub: the OAuth app is the login provider row
+    // `github` (/api/login-providers), so this row holds none (decision 0040).
     serviceName: 'githublogin',
     serviceType: 'login',
     status: 'active',
     description: 'Inicia sesión en Life con tu cuenta de GitHub.',
-    scopes: 'read:user user:email',
-    baseUrl: 'https://github.com',
-    authUrl: 'https://github.com/login/oauth/authorize',
-    tokenUrl: 'https://github.com/login/oauth/access_token',
-    userUrl: 'https://api.github.com/user',
   },
   {
     serviceName: 'github',

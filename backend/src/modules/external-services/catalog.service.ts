@@ -40,8 +40,20 @@ export function availabilityOf(
   return { unavailable_reason: hasClient && hasUrls ? null : 'not_configured', dev_provider: devProvider };
 }
 
+/**
+ * The redirect URI to register at the provider: the row's own, or `APP_URL/callback/<service>`
+ * (what Conectar sends). A login-type row (githublogin) is its login provider's sign-in, so its
+ * URI is that provider's `APP_URL/login/<provider>/callback`.
+ */
+export function serviceCallbackUrl(service: Pick<ExternalService, 'serviceName' | 'serviceType' | 'redirectUrl'>, appUrl: string): string {
+  if (service.redirectUrl) return service.redirectUrl;
+  const provider = loginProviderOf({ service_name: service.serviceName, service_type: service.serviceType });
+  return provider ? `${appUrl}/login/${provider}/callback` : `${appUrl}/callback/${service.serviceName}`;
+}
+
 export function toServiceDto(
   service: ServiceFields,
+  appUrl: string,
   connection?: Pick<Connection, 'status' | 'accountName'>,
   availability: Pick<ExternalServiceDto, 'unavailable_reason' | 'dev_provider'> = availabilityOf(service, { ownCredentials: false, devProvider: false }),
 ): ExternalServiceDto {
@@ -73,6 +85,7 @@ export function toServiceDto(
     revoke_style: service.revokeStyle,
     account_url: service.accountUrl ?? null,
     account_name: connection?.accountName ?? null,
+    callback_url: serviceCallbackUrl(service, appUrl),
     ...availability,
   };
 }
@@ -87,6 +100,20 @@ export function toServiceDto(
 export function withoutAppConfiguration(service: ExternalServiceDto): ExternalServiceDto {
   return { ...service, app_id: null, app_secret: '', extra_auth_params: {}, extra_headers: {}, api_key_header: null, api_key: '' };
 }
+
+/** What a login-type row never holds: its provider's OAuth app is the login provider row (decision 0040). */
+const LOGIN_ROW_APP_FIELDS = [
+  'app_id',
+  'app_secret',
+  'api_key',
+  'scopes',
+  'base_url',
+  'auth_url',
+  'token_url',
+  'redirect_url',
+  'user_url',
+  'revoke_url',
+] as const;
 
 /**
  * The identity provider behind a login-type row: `<provider>login` (githublogin → github), or null
@@ -269,6 +296,7 @@ export class CatalogService implements OnApplicationBootstrap {
           revokeStyle: row.revoke_style,
           accountUrl: row.account_url,
         },
+        this.config.appUrl,
         row.connection_status ? { status: row.connection_status, accountName: row.account_name } : undefined,
         availabilityOf(
           { serviceType: row.service_type, status: row.status, appId: row.app_id, authUrl: row.auth_url, tokenUrl: row.token_url },
@@ -313,6 +341,14 @@ export class CatalogService implements OnApplicationBootstrap {
       const local = firstPrivateUrlField(input, SERVICE_URL_FIELDS);
       if (local) throw new ServicesError(ServicesErrorCode.PrivateServiceUrl, msg('services.privateServiceUrl', { field: local }));
     }
+    // A login-type row is the card of a sign-in provider whose app is its login provider row (decision 0040).
+    if (input.service_type === 'login') {
+      const field = LOGIN_ROW_APP_FIELDS.find((name) => {
+        const value = input[name];
+        return typeof value === 'string' && value.trim() !== '' && value !== SECRET_MASK;
+      });
+      if (field) throw new ServicesError(ServicesErrorCode.LoginTypeService, msg('services.loginRowHoldsNoApp', { field }));
+    }
     if (input.service_name !== service.serviceName && (await this.em.count(ExternalService, { serviceName: input.service_name }))) {
       throw new ServicesError(ServicesErrorCode.ServiceExists, msg('services.serviceExists', { name: input.service_name }));
     }
@@ -350,11 +386,16 @@ export class CatalogService implements OnApplicationBootstrap {
     if (input.api_key !== undefined && input.api_key !== SECRET_MASK) {
       service.apiKeyEncrypted = input.api_key ? this.vault.seal(TABLE, service.id, 'api_key', input.api_key) : null;
     }
+    if (service.serviceType === 'login') {
+      Object.assign(service, { appId: null, appSecretEncrypted: null, apiKeyEncrypted: null, scopes: null, baseUrl: null, authUrl: null, tokenUrl: null });
+      Object.assign(service, { redirectUrl: null, userUrl: null, revokeUrl: null });
+    }
     await this.em.flush();
     // This process sees the change at once; the others within API_TARGET_CACHE_MS.
     this.apiTargets.clear();
     return toServiceDto(
       service,
+      this.config.appUrl,
       undefined,
       availabilityOf(service, { ownCredentials: false, devProvider: await this.devProviders.serves(service.serviceName) }),
     );

@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { OneTimeStore } from '../../core/redis/one-time-store.js';
-import { CatalogService } from './catalog.service.js';
+import { CatalogService, serviceCallbackUrl } from './catalog.service.js';
 import { CredentialsService } from './credentials.service.js';
 import { DevProviders } from './dev-providers.service.js';
 import { Connection } from './entities/connection.entity.js';
@@ -44,7 +44,7 @@ export class ConnectionsService {
   ) {}
 
   redirectUri(service: ExternalService): string {
-    return service.redirectUrl || `${this.config.appUrl}/callback/${service.serviceName}`;
+    return serviceCallbackUrl(service, this.config.appUrl);
   }
 
   /**

@@ -10,7 +10,8 @@ import { TOKEN_REFRESH_QUEUE, VAULT_QUEUE } from './jobs/token-refresh.job.js';
 import { TokenRefreshProcessor } from './jobs/token-refresh.processor.js';
 import { TokenRefreshSweeper } from './jobs/token-refresh.sweeper.js';
 import { VaultKeysProcessor } from './jobs/vault-keys.processor.js';
-import { UpdateCatalogServiceHandler } from './handlers/admin.handlers.js';
+import { CheckCatalogServiceHandler, UpdateCatalogServiceHandler } from './handlers/admin.handlers.js';
+import { ServiceCheckService } from './service-check.service.js';
 import { CONNECTIONS_HANDLERS } from './handlers/connections.handlers.js';
 import { ConnectionsErasureHandler } from './handlers/erasure.handler.js';
 import { ConnectionsPersonalDataHandler } from './handlers/personal-data.handler.js';
@@ -56,6 +57,7 @@ export class ExternalServicesModule {
         ServiceAccessTokenHandler,
         ConnectionsErasureHandler,
         UpdateCatalogServiceHandler,
+        ...(role === 'worker' ? [] : [ServiceCheckService, CheckCatalogServiceHandler]),
         ConnectionsPersonalDataHandler,
         ...CONNECTIONS_HANDLERS,
         ...(runsWorkers(role) ? [TokenRefreshProcessor, TokenRefreshSweeper, VaultKeysProcessor, ...WORKER_HANDLERS] : []),

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { networkReason } from '../../core/config-check/config-check.js';
 import type { ExternalService } from './entities/external-service.entity.js';
 
 /** What a call to the token endpoint needs from a catalog row. */
@@ -22,9 +23,17 @@ export class TokenEndpointError extends Error {
     readonly oauthError: string,
     readonly status: number,
     message: string,
+    /** Why no answer came (a timeout, the network error's code), for the configuration check. */
+    readonly reason?: string,
   ) {
     super(message);
   }
+}
+
+/** How a call to the token endpoint may differ from a connection's (the configuration check: shorter, no redirects). */
+export interface TokenCallOptions {
+  timeoutMs?: number;
+  followRedirects?: boolean;
 }
 
 const TIMEOUT_MS = 10_000;
@@ -91,7 +100,13 @@ export class ProviderClient {
     return { ...service.extraHeaders, ...(service.apiKeyHeader && apiKey ? { [service.apiKeyHeader]: apiKey } : {}) };
   }
 
-  async token(service: TokenEndpointConfig, client: ClientCredentials, params: Record<string, string>, apiKey: string | undefined): Promise<TokenAnswer> {
+  async token(
+    service: TokenEndpointConfig,
+    client: ClientCredentials,
+    params: Record<string, string>,
+    apiKey: string | undefined,
+    options: TokenCallOptions = {},
+  ): Promise<TokenAnswer> {
     if (!service.tokenUrl) throw new TokenEndpointError('not_configured', 0, 'The service has no token URL.');
     const fields: Record<string, string> = { ...params };
     const headers: Record<string, string> = { accept: 'application/json', ...this.headers(service, apiKey) };
@@ -113,9 +128,20 @@ export class ProviderClient {
     }
     let response: Response;
     try {
-      response = await fetch(service.tokenUrl, { method: 'POST', headers, body, signal: AbortSignal.timeout(TIMEOUT_MS) });
+      response = await fetch(service.tokenUrl, {
+        method: 'POST',
+        headers,
+        body,
+        redirect: options.followRedirects === false ? 'manual' : 'follow',
+        signal: AbortSignal.timeout(options.timeoutMs ?? TIMEOUT_MS),
+      });
     } catch (error) {
-      throw new TokenEndpointError('network', 0, `The token endpoint did not answer (${error instanceof Error ? error.message : 'error'}).`);
+      throw new TokenEndpointError(
+        'network',
+        0,
+        `The token endpoint did not answer (${error instanceof Error ? error.message : 'error'}).`,
+        networkReason(error),
+      );
     }
     const answer = await readAnswer(response);
     if (!response.ok || answer.error !== undefined || typeof answer.access_token !== 'string') {

@@ -19,7 +19,7 @@ export class AppResourcesService {
 
   async me(token: AccessTokenInfo): Promise<AppMe> {
     const userId = personOf(token);
-    if (!token.scopes.some((scope) => PROFILE_SCOPES.includes(scope))) throw insufficientScope('profile');
+    if (!token.scopes.some((scope) => PROFILE_SCOPES.includes(scope))) throw insufficientScope('profile', token);
     const person = grantsUsername(token.scopes) || grantsEmail(token.scopes) ? await this.queries.execute(new PersonProfileQuery(userId)) : null;
     return {
       sub: userId,
@@ -30,7 +30,7 @@ export class AppResourcesService {
 
   async services(token: AccessTokenInfo): Promise<AppServices> {
     const userId = personOf(token);
-    if (!token.scopes.some((scope) => SERVICE_LIST_SCOPES.includes(scope))) throw insufficientScope('services:read');
+    if (!token.scopes.some((scope) => SERVICE_LIST_SCOPES.includes(scope))) throw insufficientScope('services:read', token);
     const connections = await this.queries.execute(new PersonConnectionsQuery(userId));
     return connections.map((connection) => ({
       service_name: connection.service_name,

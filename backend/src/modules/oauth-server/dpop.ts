@@ -5,13 +5,12 @@ import { calculateJwkThumbprint, decodeProtectedHeader, EmbeddedJWK, jwtVerify, 
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { REDIS } from '../../core/redis/redis.module.js';
 import { msg, type Message } from '../../core/i18n/messages.js';
-import { OAuthProtocolError } from './oauth.errors.js';
+import { DPOP_SIGNING_ALGS, dpopChallenge, OAuthProtocolError } from './oauth.errors.js';
+
+export { DPOP_SIGNING_ALGS, dpopChallenge };
 
 /** base64url characters of a 4096-bit RSA modulus (512 bytes). */
 const MAX_RSA_MODULUS_CHARS = 683;
-
-/** RFC 9449: the asymmetric algorithms a DPoP proof may be signed with (discovery's `dpop_signing_alg_values_supported`). */
-export const DPOP_SIGNING_ALGS = ['ES256', 'Ed25519', 'EdDSA', 'PS256', 'RS256'] as const;
 
 /** A proof's `iat` may be this far from our clock, either way; its `jti` is remembered for twice as long. */
 export const DPOP_PROOF_WINDOW_SECONDS = 60;
@@ -22,11 +21,6 @@ const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 /** Where the proof was presented: the token endpoint answers 400, a protected resource 401 with a challenge. */
 export type DPoPSite = 'token' | 'resource';
-
-/** RFC 9449 §7.1: the resource server's challenge (ASCII only: no description, the JSON body has it). */
-export function dpopChallenge(code: string): Record<string, string> {
-  return { 'www-authenticate': `DPoP realm="life", error="${code}", algs="${DPOP_SIGNING_ALGS.join(' ')}"` };
-}
 
 /** `ath`: the base64url SHA-256 of the access token the proof goes with. */
 export const accessTokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');

@@ -38,6 +38,11 @@ export class OAuthProtocolError extends AppError {
   }
 }
 
+/** The proof algorithms this server accepts (RFC 9449 `dpop_signing_alg_values_supported`). */
+export const DPOP_SIGNING_ALGS = ['ES256', 'Ed25519', 'EdDSA', 'PS256', 'RS256'] as const;
+
+const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/;
+
 /**
  * RFC 6750 §3: a protected resource names the problem in WWW-Authenticate. A header is ASCII
  * (RFC 9110 §5.5; error_description is limited to %x20-21 / %x23-5B / %x5D-7E by RFC 6750 §3),
@@ -45,15 +50,35 @@ export class OAuthProtocolError extends AppError {
  * person's language, is in the JSON body (`message`, `error_description`).
  */
 export function bearerChallenge(code: 'invalid_token' | 'insufficient_scope' | 'invalid_request', scope?: string): Record<string, string> {
-  const parts = [`Bearer realm="life"`, `error="${code}"`];
-  if (scope && /^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/.test(scope)) parts.push(`scope="${scope}"`);
-  return { 'www-authenticate': parts.join(', ') };
+  return { 'www-authenticate': challenge('Bearer', code, scope) };
+}
+
+/** RFC 9449 §7.1: the DPoP scheme's challenge, with the accepted algorithms. */
+export function dpopChallenge(code: string, scope?: string): Record<string, string> {
+  return { 'www-authenticate': `${challenge('DPoP', code, scope)}, algs="${DPOP_SIGNING_ALGS.join(' ')}"` };
+}
+
+function challenge(scheme: 'Bearer' | 'DPoP', code: string, scope?: string): string {
+  const parts = [`${scheme} realm="life"`, `error="${code}"`];
+  if (scope && SCOPE_TOKEN.test(scope)) parts.push(`scope="${scope}"`);
+  return parts.join(', ');
 }
 
 export const invalidToken = (message = msg('oauth.invalidAccessToken')) =>
   new OAuthProtocolError('invalid_token', message, 401, bearerChallenge('invalid_token'));
 
-export const insufficientScope = (scope: string) => {
+/**
+ * No credentials at all (or another scheme): RFC 6750 §3.1 says the challenge carries no error
+ * code; both schemes the resource accepts are offered (RFC 9449 §7.1).
+ */
+export const missingToken = () =>
+  new OAuthProtocolError('invalid_token', msg('oauth.appTokenMissing'), 401, {
+    'www-authenticate': `Bearer realm="life", DPoP realm="life", algs="${DPOP_SIGNING_ALGS.join(' ')}"`,
+  });
+
+/** The token lacks `scope`: challenged in the scheme the token was presented with (DPoP for a bound token). */
+export const insufficientScope = (scope: string, token?: { dpopJkt?: string | null }) => {
   const message = msg('oauth.insufficientScope', { scope });
-  return new OAuthProtocolError('insufficient_scope', message, 403, bearerChallenge('insufficient_scope', scope));
+  const headers = token?.dpopJkt ? dpopChallenge('insufficient_scope', scope) : bearerChallenge('insufficient_scope', scope);
+  return new OAuthProtocolError('insufficient_scope', message, 403, headers);
 };

@@ -6,7 +6,7 @@ import { ClientsService } from './clients.service.js';
 import type { ClientRecord } from './client-cache.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { DPOP_SIGNING_ALGS, DPoPVerifier, dpopChallenge } from './dpop.js';
-import { OAuthProtocolError, invalidToken, insufficientScope } from './oauth.errors.js';
+import { OAuthProtocolError, invalidToken, insufficientScope, missingToken } from './oauth.errors.js';
 import type { Message } from '../../core/i18n/messages.js';
 import { checkFormats, clientCredentials, readParams, type ParamFormat } from './params.js';
 import { grantsEmail, grantsUsername } from './scopes.js';
@@ -121,7 +121,7 @@ export class ProtocolService {
   async appToken(request: { headers: IncomingHttpHeaders; method: string; url: string }): Promise<AccessTokenInfo> {
     const authorization = request.headers.authorization;
     const match = authorization && /^(Bearer|DPoP)\s+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(authorization);
-    if (!match) throw invalidToken(msg('oauth.appTokenMissing'));
+    if (!match) throw missingToken();
     const token = match[2]!;
     if (match[1]!.toLowerCase() === 'bearer') {
       const info = await this.store.findAccess(token);
@@ -143,7 +143,7 @@ export class ProtocolService {
 
   async userinfo(info: AccessTokenInfo): Promise<Record<string, unknown>> {
     if (!info.userId) throw invalidToken(msg('oauth.appTokenNotPerson'));
-    if (!info.scopes.includes('openid')) throw insufficientScope('openid');
+    if (!info.scopes.includes('openid')) throw insufficientScope('openid', info);
     const person = grantsUsername(info.scopes) || grantsEmail(info.scopes) ? await this.queries.execute(new PersonProfileQuery(info.userId)) : null;
     return {
       sub: info.userId,

@@ -76,7 +76,7 @@ export class ProxyService {
 
   async forward(token: AccessTokenInfo, serviceName: string, input: ProxyRequest): Promise<ProxyAnswer> {
     if (!token.userId) throw invalidToken(msg('oauth.appTokenNotPerson'));
-    if (!token.scopes.includes(serviceScope(serviceName))) throw insufficientScope(serviceScope(serviceName));
+    if (!token.scopes.includes(serviceScope(serviceName))) throw insufficientScope(serviceScope(serviceName), token);
     await this.limit.consume(`${token.clientRowId}|${token.userId}`);
     const baseUrl = await this.queries.execute(new ServiceApiBaseQuery(serviceName));
     if (!baseUrl) throw new ProxyError(503, 'service_not_configured', `${serviceName} no tiene URL de API configurada.`);

@@ -17,7 +17,7 @@ import { grantsEmail, grantsUsername } from './scopes.js';
 import { ACCESS_TOKEN_PREFIX, CODE_PREFIX, newSecret, REFRESH_TOKEN_PREFIX, sha256 } from './secrets.js';
 import { SigningKeysService } from './signing-keys.service.js';
 import { TokenStore, type GracePair } from './token-store.service.js';
-import { msg } from '../../core/i18n/messages.js';
+import { msg, type Text } from '../../core/i18n/messages.js';
 
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
 export const REFRESH_TOKEN_LIFETIME_SECONDS = 30 * 24 * 3600;
@@ -392,7 +392,7 @@ export class TokenEndpointService {
       if (error instanceof OAuth2Server.OAuthError && !(error instanceof OAuth2Server.ServerError)) {
         const headers = response.headers as Record<string, string>;
         // A failed client authentication in the person's language, as at revocation and introspection.
-        const text = error.name === 'invalid_client' ? msg('oauth.invalidClient') : error.message;
+        const text = error.name === 'invalid_client' ? msg('oauth.invalidClient') : libraryErrorText(error.message);
         throw new OAuthProtocolError(error.name as OAuthErrorCode, text, error.code, {
           ...(headers['www-authenticate'] ? { 'www-authenticate': headers['www-authenticate'] } : {}),
           'cache-control': 'no-store',
@@ -408,4 +408,25 @@ export class TokenEndpointService {
     if (state.boundJkt) body.token_type = 'DPoP';
     return { status: 200, body, headers: response.headers as Record<string, string> };
   }
+}
+
+/**
+ * The library's token-endpoint errors are English sentences; each becomes our message in the
+ * request's language (the code, RFC 6749's `error`, is unchanged). One it has not said before
+ * gets a general sentence rather than English.
+ */
+export function libraryErrorText(message: string): Text {
+  const param = /^(Missing|Invalid) parameter: `([a-z_]+)`$/.exec(message);
+  if (param) return param[1] === 'Missing' ? msg('oauth.paramMissing', { param: param[2]! }) : msg('oauth.paramInvalid', { param: param[2]! });
+  if (message.startsWith('Invalid grant: authorization code has expired')) return msg('oauth.tokenCodeExpired');
+  if (message.startsWith('Invalid grant: authorization code')) return msg('oauth.tokenCodeInvalid');
+  if (message.startsWith('Invalid grant: code verifier')) return msg('oauth.tokenCodeVerifierInvalid');
+  if (message.startsWith('Invalid grant: refresh token has expired')) return msg('oauth.tokenRefreshExpired');
+  if (message.startsWith('Invalid grant: refresh token')) return msg('oauth.tokenRefreshInvalid');
+  if (message.includes('`redirect_uri`')) return msg('oauth.redirectUriMismatch');
+  if (message.includes('`code_challenge_method`')) return msg('oauth.pkceS256Only');
+  if (message.startsWith('Invalid scope')) return msg('oauth.tokenScopeInvalid');
+  if (message.startsWith('Unauthorized client')) return msg('oauth.unauthorizedClientGrant');
+  if (message.startsWith('Invalid request: content must be')) return msg('oauth.formBodyRequired');
+  return msg('oauth.tokenRequestInvalid');
 }

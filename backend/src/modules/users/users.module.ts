@@ -6,6 +6,7 @@ import { PersonProfileHandler } from './queries/person-profile.handler.js';
 import { UsersController } from './users.controller.js';
 import { UsersService } from './users.service.js';
 import { PersonNamesHandler } from './queries/person-names.handler.js';
+import { PeopleMatchingEmailHandler, PersonEmailsHandler } from './queries/person-emails.handler.js';
 
 /** People: profiles, and the account row itself (marked for erasure, then deleted last). */
 @Module({
@@ -14,6 +15,8 @@ import { PersonNamesHandler } from './queries/person-names.handler.js';
     UsersService,
     PersonProfileHandler,
     PersonNamesHandler,
+    PersonEmailsHandler,
+    PeopleMatchingEmailHandler,
     MarkErasureRequestedHandler,
     DeletePersonHandler,
     PersonHandler,

@@ -1,4 +1,4 @@
-import { useState, type ComponentType } from 'react';
+import { createContext, useContext, useState, type ComponentType } from 'react';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import type { LucideIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
@@ -26,6 +26,13 @@ export interface AdminPanelShellProps<TId extends string> {
   /** Views reached from a link in the panel's header instead of the menu (the menu keeps its five sections). */
   headerViews?: readonly AdminSection<TId>[];
   defaultSectionId: TId;
+}
+
+/** Lets a section body open another section or view (e.g. a link to Salud). */
+const AdminNavigationContext = createContext<(id: string) => void>(() => undefined);
+
+export function useOpenAdminSection(): (id: string) => void {
+  return useContext(AdminNavigationContext);
 }
 
 /**
@@ -129,7 +136,9 @@ function AdminPanelBody<TId extends string>({
             </div>
           )}
         </div>
-        <div className="min-w-0 flex-1 px-4 pb-10 sm:px-10 lg:overflow-auto">{SectionBody && <SectionBody />}</div>
+        <div className="min-w-0 flex-1 px-4 pb-10 sm:px-10 lg:overflow-auto">
+          <AdminNavigationContext.Provider value={(id) => setSelectedId(id as TId)}>{SectionBody && <SectionBody />}</AdminNavigationContext.Provider>
+        </div>
       </section>
     </>
   );

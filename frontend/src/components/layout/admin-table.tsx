@@ -29,7 +29,17 @@ function useOverflowsX(ref: RefObject<HTMLElement | null>): boolean {
 const PINNED_LAST_COLUMN =
   '[&_tr>:last-child]:sticky [&_tr>:last-child]:right-0 [&_td:last-child]:bg-card [&_th:last-child]:bg-[color-mix(in_oklab,var(--color-muted)_60%,var(--color-card))] [&_tr>:last-child]:shadow-[-10px_0_10px_-10px_rgb(0_0_0/0.25)]';
 
-export function AdminTable({ className, children, pinLastColumn = false, ...props }: ComponentProps<'table'> & { pinLastColumn?: boolean }) {
+/** With `pinFirstColumn` the first column (what the row is about) stays at the left edge while the rest scrolls. */
+const PINNED_FIRST_COLUMN =
+  '[&_tr>:first-child]:sticky [&_tr>:first-child]:left-0 [&_tr>:first-child]:z-[1] [&_td:first-child]:bg-card [&_th:first-child]:bg-[color-mix(in_oklab,var(--color-muted)_60%,var(--color-card))] [&_tr>:first-child]:shadow-[10px_0_10px_-10px_rgb(0_0_0/0.25)]';
+
+export function AdminTable({
+  className,
+  children,
+  pinLastColumn = false,
+  pinFirstColumn = false,
+  ...props
+}: ComponentProps<'table'> & { pinLastColumn?: boolean; pinFirstColumn?: boolean }) {
   const ref = useRef<HTMLDivElement>(null);
   const scrollable = useOverflowsX(ref);
   const named = !!(props['aria-label'] || props['aria-labelledby']);
@@ -45,8 +55,14 @@ export function AdminTable({ className, children, pinLastColumn = false, ...prop
       data-scrollable={scrollable ? 'true' : undefined}
     >
       <table
-        className={cn('w-full min-w-[36rem] border-collapse text-left text-sm', scrollable && pinLastColumn && PINNED_LAST_COLUMN, className)}
+        className={cn(
+          'w-full min-w-[36rem] border-collapse text-left text-sm',
+          scrollable && pinLastColumn && PINNED_LAST_COLUMN,
+          scrollable && pinFirstColumn && PINNED_FIRST_COLUMN,
+          className,
+        )}
         data-pinned-actions={scrollable && pinLastColumn ? 'true' : undefined}
+        data-pinned-first={scrollable && pinFirstColumn ? 'true' : undefined}
         {...props}
       >
         {children}

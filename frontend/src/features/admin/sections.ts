@@ -1,9 +1,10 @@
-import { AppWindow, HeartPulse, Inbox, KeyRound, MailPlus, Plug } from 'lucide-react';
+import { AppWindow, ChartNoAxesCombined, HeartPulse, Inbox, KeyRound, MailPlus, Plug } from 'lucide-react';
 import type { AdminSection } from '@/components/layout/admin-panel-shell';
 import { AppsAdminSection } from './components/apps-admin-section';
 import { BetaInvitesSection } from './components/beta-invites-section';
 import { ContactMessagesView, UnhandledContactMessagesBadge } from './components/contact-messages-view';
 import { LoginProvidersSection } from './components/login-providers-section';
+import { SalesView } from './components/sales-view';
 import { ServicesAdminSection } from './components/services-admin-section';
 import { SystemHealthSection } from './components/system-health-section';
 
@@ -54,9 +55,17 @@ export const ADMIN_SECTIONS: readonly AdminSection<AdminSectionId>[] = [
 ];
 
 /** Views opened from a link in the panel's header, so the menu keeps the spec's five sections (docs/decisions/0007). */
-export type AdminHeaderViewId = 'contactmessages';
+export type AdminHeaderViewId = 'ventas' | 'contactmessages';
 
 export const ADMIN_HEADER_VIEWS: readonly AdminSection<AdminHeaderViewId>[] = [
+  // Issue 17: the company's sales (decision 0049).
+  {
+    id: 'ventas',
+    navLabelKey: 'admin.sales.open',
+    titleKey: 'admin.sales.title',
+    icon: ChartNoAxesCombined,
+    Component: SalesView,
+  },
   {
     id: 'contactmessages',
     navLabelKey: 'contact.admin.open',

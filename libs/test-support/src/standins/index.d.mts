@@ -1,8 +1,11 @@
 import type { AppleAccount, AppleStandIn } from './apple.mjs';
 import type { GithubAccount, GithubStandIn } from './github.mjs';
+import type { MicrosoftAccount, MicrosoftStandIn } from './microsoft.mjs';
 
 export { startAppleStandIn } from './apple.mjs';
 export { startGithubStandIn } from './github.mjs';
+export { MICROSOFT_CONSUMER_TENANT, startMicrosoftStandIn } from './microsoft.mjs';
+export type { MicrosoftAccount, MicrosoftStandIn, MicrosoftTokenCall } from './microsoft.mjs';
 export type { AppleAccount, AppleStandIn, AppleTamper } from './apple.mjs';
 export type { GithubAccount, GithubStandIn } from './github.mjs';
 
@@ -33,6 +36,8 @@ export type StartOidcServer = (options: {
 export interface AllStandIns {
   github: GithubStandIn;
   apple: AppleStandIn;
+  microsoft: MicrosoftStandIn;
+  /** Google's stand-in (the app's own OpenID Connect server). */
   oidc: OidcStandIn;
   credentials: {
     github: { clientId: string; clientSecret: string };
@@ -49,6 +54,8 @@ export declare function startAllStandIns(options: {
   appUrl: string;
   githubAccounts?: (Partial<GithubAccount> & { login: string })[];
   appleAccount?: AppleAccount;
-  /** The app's own OpenID Connect server (backend/src/modules/auth/dev-idp/oidc-server.ts), serving Google and Microsoft. */
+  /** Microsoft accounts by e-mail (work accounts, xms_edov); any other e-mail typed on its page is a personal account. */
+  microsoftAccounts?: MicrosoftAccount[];
+  /** The app's own OpenID Connect server (backend/src/modules/auth/dev-idp/oidc-server.ts), serving Google. */
   startOidcServer: StartOidcServer;
 }): Promise<AllStandIns>;

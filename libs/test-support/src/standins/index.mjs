@@ -4,9 +4,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { exportPKCS8, generateKeyPair } from 'jose';
 import { startAppleStandIn } from './apple.mjs';
 import { startGithubStandIn } from './github.mjs';
+import { startMicrosoftStandIn } from './microsoft.mjs';
 
 export { startAppleStandIn } from './apple.mjs';
 export { startGithubStandIn } from './github.mjs';
+export { MICROSOFT_CONSUMER_TENANT, startMicrosoftStandIn } from './microsoft.mjs';
 
 /**
  * @typedef {object} LoginProviderRow  the body of PUT /api/login-providers/:id for one provider
@@ -20,13 +22,15 @@ export { startGithubStandIn } from './github.mjs';
  */
 
 /**
- * Starts GitHub, Apple and one OpenID Connect server (the app's own `startOidcServer`,
- * serving both Google and Microsoft as two clients).
+ * Starts GitHub, Apple, Microsoft (the identity platform v2.0: issuer per tenant, no
+ * `email_verified`, optional `xms_edov`) and one OpenID Connect server for Google (the app's own
+ * `startOidcServer`).
  *
  * @param {object} options
  * @param {string} options.appUrl  the app's public URL (redirect URIs are `${appUrl}/login/{provider}/callback`)
  * @param {import('./github.mjs').GithubAccount[]} [options.githubAccounts]
  * @param {import('./apple.mjs').AppleAccount} [options.appleAccount]
+ * @param {import('./microsoft.mjs').MicrosoftAccount[]} [options.microsoftAccounts]  other e-mails typed on its page are personal accounts
  * @param {(options: { clients: { client_id: string, client_secret: string, redirect_uris: string[] }[], port?: number, title?: string }) => Promise<{ issuer: string, close(): Promise<void> }>} options.startOidcServer
  *   the app's own (backend/src/modules/auth/dev-idp/oidc-server.ts): the e2e runner passes the
  *   built one (backend/dist), jest the one from backend/src.
@@ -63,25 +67,13 @@ export async function startAllStandIns(options) {
       account: options.appleAccount,
     });
     started.push(apple);
+    const microsoft = await startMicrosoftStandIn({ ...credentials.microsoft, accounts: options.microsoftAccounts });
+    started.push(microsoft);
     const oidc = await startOidc({
-      title: 'Google / Microsoft (stand-in)',
-      clients: [
-        { client_id: credentials.google.clientId, client_secret: credentials.google.clientSecret, redirect_uris: [callback('google')] },
-        { client_id: credentials.microsoft.clientId, client_secret: credentials.microsoft.clientSecret, redirect_uris: [callback('microsoft')] },
-      ],
+      title: 'Google (stand-in)',
+      clients: [{ client_id: credentials.google.clientId, client_secret: credentials.google.clientSecret, redirect_uris: [callback('google')] }],
     });
     started.push(oidc);
-
-    /** @param {'google' | 'microsoft'} name @returns {LoginProviderRow} */
-    const oidcRow = (name) => ({
-      service_name: name,
-      app_id: credentials[name].clientId,
-      app_secret: credentials[name].clientSecret,
-      base_url: oidc.issuer,
-      auth_url: `${oidc.issuer}/auth`,
-      token_url: `${oidc.issuer}/token`,
-      user_url: `${oidc.issuer}/me`,
-    });
 
     /** @type {Record<'github' | 'google' | 'microsoft' | 'apple', LoginProviderRow>} */
     const providers = {
@@ -94,8 +86,25 @@ export async function startAllStandIns(options) {
         token_url: `${github.url}/login/oauth/access_token`,
         user_url: `${github.url}/user`,
       },
-      google: oidcRow('google'),
-      microsoft: oidcRow('microsoft'),
+      google: {
+        service_name: 'google',
+        app_id: credentials.google.clientId,
+        app_secret: credentials.google.clientSecret,
+        base_url: oidc.issuer,
+        auth_url: `${oidc.issuer}/auth`,
+        token_url: `${oidc.issuer}/token`,
+        user_url: `${oidc.issuer}/me`,
+      },
+      // The real row's shape: the multi-tenant "common" endpoints, Graph's OIDC userinfo.
+      microsoft: {
+        service_name: 'microsoft',
+        app_id: credentials.microsoft.clientId,
+        app_secret: credentials.microsoft.clientSecret,
+        base_url: microsoft.baseUrl('common'),
+        auth_url: `${microsoft.url}/common/oauth2/v2.0/authorize`,
+        token_url: `${microsoft.url}/common/oauth2/v2.0/token`,
+        user_url: `${microsoft.url}/oidc/userinfo`,
+      },
       apple: {
         service_name: 'apple',
         app_id: credentials.apple.clientId,
@@ -109,6 +118,7 @@ export async function startAllStandIns(options) {
     return {
       github,
       apple,
+      microsoft,
       oidc,
       credentials,
       appleKey: { privateKeyPem: applePrivateKeyPem, publicKey: appleKeys.publicKey },

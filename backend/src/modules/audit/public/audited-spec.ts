@@ -4,6 +4,8 @@ export const AUDITED_KEY = 'life:audited';
 
 export interface AuditedContext {
   params: Record<string, string>;
+  /** The query string as the contract parsed it. */
+  query: Record<string, unknown>;
   body: Record<string, unknown>;
   result: unknown;
 }

@@ -1,8 +1,11 @@
 import { CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { BetaInviteDto, LoginProviderDto } from '@life/contracts';
 import { BetaInvitesService } from '../beta-invites.service.js';
+import type { CheckReport } from '../../../core/config-check/config-check.js';
+import { LoginProviderCheckService } from '../login-provider-check.service.js';
 import { LoginProvidersService } from '../login-providers.service.js';
 import {
+  CheckLoginProviderCommand,
   CreateLoginProviderCommand,
   DeleteLoginProviderCommand,
   InviteToBetaCommand,
@@ -68,7 +71,16 @@ export class DeleteLoginProviderHandler implements ICommandHandler<DeleteLoginPr
   }
 }
 
+@CommandHandler(CheckLoginProviderCommand)
+export class CheckLoginProviderHandler implements ICommandHandler<CheckLoginProviderCommand> {
+  constructor(private readonly checker: LoginProviderCheckService) {}
+  execute({ id, adminId }: CheckLoginProviderCommand): Promise<CheckReport> {
+    return this.checker.check(id, adminId);
+  }
+}
+
 export const AUTH_ADMIN_HANDLERS = [
+  CheckLoginProviderHandler,
   ListBetaInvitesHandler,
   InviteToBetaHandler,
   WithdrawBetaInviteHandler,

@@ -1,5 +1,6 @@
 import { Command, Query } from '@nestjs/cqrs';
 import type { BetaInviteDto, LoginProviderDto, LoginProviderInput, LoginSuccess } from '@life/contracts';
+import type { CheckReport } from '../../../core/config-check/config-check.js';
 
 // Beta invitations (admin panel, CLI).
 
@@ -42,6 +43,16 @@ export class UpdateLoginProviderCommand extends Command<LoginProviderDto> {
 
 export class DeleteLoginProviderCommand extends Command<void> {
   constructor(readonly id: string) {
+    super();
+  }
+}
+
+/** 'Comprobar configuración' (decision 0044): what is missing or wrong, without starting a sign-in. Rate-limited per admin. */
+export class CheckLoginProviderCommand extends Command<CheckReport> {
+  constructor(
+    readonly id: string,
+    readonly adminId: string,
+  ) {
     super();
   }
 }

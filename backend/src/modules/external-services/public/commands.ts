@@ -2,12 +2,23 @@ import { Command } from '@nestjs/cqrs';
 import type { ExternalServiceDto, ExternalServiceUpdate } from '@life/contracts';
 import type { RotationResult } from '../../../core/crypto/sealed-columns.js';
 import type { RefreshOutcome } from '../token-refresh.service.js';
+import type { CheckReport } from '../../../core/config-check/config-check.js';
 
 /** Admin: edit a catalog entry (masked secrets mean unchanged); affects every person's card. */
 export class UpdateCatalogServiceCommand extends Command<ExternalServiceDto> {
   constructor(
     readonly id: string,
     readonly input: ExternalServiceUpdate,
+  ) {
+    super();
+  }
+}
+
+/** Admin: 'Comprobar configuración' of a catalog entry (decision 0044), without connecting anyone. Rate-limited per admin. */
+export class CheckCatalogServiceCommand extends Command<CheckReport> {
+  constructor(
+    readonly id: string,
+    readonly adminId: string,
   ) {
     super();
   }

@@ -89,3 +89,23 @@ export class PersonNamesQuery extends Query<Record<string, string>> {
     super();
   }
 }
+
+/** The e-mails of these people (id → e-mail; absent when the account is gone). Billing's sales view asks. */
+export class PersonEmailsQuery extends Query<Record<string, string>> {
+  constructor(readonly ids: readonly string[]) {
+    super();
+  }
+}
+
+/**
+ * The ids of the people whose e-mail contains `search` (any case), at most `limit` of them,
+ * for the sales view's search. Answered by users, so no other module reads the users table.
+ */
+export class PeopleMatchingEmailQuery extends Query<string[]> {
+  constructor(
+    readonly search: string,
+    readonly limit: number,
+  ) {
+    super();
+  }
+}

@@ -21,6 +21,7 @@ const GITHUB = {
   redirect_url: null,
   scopes: 'read:user user:email',
   user_url: 'https://api.github.com/user',
+  callback_url: 'http://127.0.0.1:3000/login/github/callback',
 };
 const APPLE = {
   ...GITHUB,
@@ -30,6 +31,7 @@ const APPLE = {
   app_id: null,
   app_secret: '',
   user_url: null,
+  callback_url: 'http://127.0.0.1:3000/login/apple/callback',
 };
 
 const FIELDS = [

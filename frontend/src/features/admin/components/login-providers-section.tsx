@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { LoginProviderDto } from '@life/contracts';
-import { Pencil, Plus, Trash2 } from 'lucide-react';
+import { ClipboardCheck, Pencil, Plus, Trash2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { AdminTable, TableMessageRow, Td, Th, Tr } from '@/components/layout/admin-table';
 import { Button } from '@/components/ui/button';
@@ -9,6 +9,7 @@ import { catalogType, shippedText } from '@/shared/services/utils/catalog-text';
 import { useDeleteLoginProvider } from '../api/delete-login-provider';
 import { useLoginProviders } from '../api/get-login-providers';
 import { LoginProviderFormDialog } from './login-provider-form-dialog';
+import { ProviderSetupDialog, type ProviderSetupDialogProps } from './provider-setup-dialog';
 
 const COLUMN_COUNT = 4;
 
@@ -21,6 +22,7 @@ export function LoginProvidersSection() {
   const providers = useLoginProviders();
   const remove = useDeleteLoginProvider();
   const [form, setForm] = useState<{ open: boolean; provider?: LoginProviderDto }>({ open: false });
+  const [setup, setSetup] = useState<{ open: boolean; target: ProviderSetupDialogProps['target'] }>({ open: false, target: null });
 
   useEffect(() => {
     if (providers.error) console.error('Error al obtener los login providers', providers.error);
@@ -67,6 +69,22 @@ export function LoginProvidersSection() {
                       variant="ghost"
                       size="icon"
                       className="size-9 text-muted-foreground hover:text-foreground"
+                      aria-label={t('admin.setup.open', { name: provider.service_name })}
+                      title={t('admin.setup.open', { name: provider.service_name })}
+                      onClick={() =>
+                        setSetup({
+                          open: true,
+                          target: { kind: 'login-provider', id: provider.id, name: provider.service_name, callbackUrl: provider.callback_url },
+                        })
+                      }
+                      data-testid="provider-setup"
+                    >
+                      <ClipboardCheck aria-hidden="true" />
+                    </Button>
+                    <Button
+                      variant="ghost"
+                      size="icon"
+                      className="size-9 text-muted-foreground hover:text-foreground"
                       aria-label={t('admin.providers.edit')}
                       title={t('admin.providers.edit')}
                       onClick={() => setForm({ open: true, provider })}
@@ -105,6 +123,7 @@ export function LoginProvidersSection() {
       </Button>
 
       <LoginProviderFormDialog open={form.open} onOpenChange={closeForm} provider={form.provider} />
+      <ProviderSetupDialog open={setup.open} onOpenChange={(open) => setSetup((current) => ({ ...current, open }))} target={setup.target} />
     </div>
   );
 }

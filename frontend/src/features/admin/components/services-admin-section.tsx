@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ExternalServiceDto } from '@life/contracts';
-import { CircleCheck, CircleX, LoaderCircle, Pencil, PlugZap, RefreshCw, TriangleAlert } from 'lucide-react';
+import { CircleCheck, CircleX, ClipboardCheck, LoaderCircle, Pencil, PlugZap, RefreshCw, TriangleAlert } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { AdminTable, TableMessageRow, Td, Th, Tr } from '@/components/layout/admin-table';
 import { Button } from '@/components/ui/button';
@@ -14,6 +14,7 @@ import { catalogDescription, catalogType } from '@/shared/services/utils/catalog
 import { displayNameOf } from '@/shared/services/utils/service-names';
 import { connectActionFor, connectBlockedBy } from '@/shared/services/utils/service-rules';
 import { reportError } from '@/lib/report-error';
+import { ProviderSetupDialog, type ProviderSetupDialogProps } from './provider-setup-dialog';
 
 const COLUMN_COUNT = 5;
 
@@ -28,6 +29,7 @@ export function ServicesAdminSection() {
   const services = useServices();
   const { connect, pending: connecting } = useStartConnection();
   const [editing, setEditing] = useState<{ open: boolean; service: ExternalServiceDto | null }>({ open: false, service: null });
+  const [setup, setSetup] = useState<{ open: boolean; target: ProviderSetupDialogProps['target'] }>({ open: false, target: null });
 
   useEffect(() => {
     if (services.error) reportError('Error cargando servicios', services.error);
@@ -118,6 +120,17 @@ export function ServicesAdminSection() {
                         variant="ghost"
                         size="icon"
                         className="size-9 text-muted-foreground hover:text-foreground"
+                        aria-label={t('admin.setup.open', { name })}
+                        title={t('admin.setup.open', { name })}
+                        onClick={() => setSetup({ open: true, target: { kind: 'service', id: service.id, name, callbackUrl: service.callback_url } })}
+                        data-testid="service-setup"
+                      >
+                        <ClipboardCheck aria-hidden="true" />
+                      </Button>
+                      <Button
+                        variant="ghost"
+                        size="icon"
+                        className="size-9 text-muted-foreground hover:text-foreground"
                         aria-label={t('services.edit', { name })}
                         title={t('services.edit', { name })}
                         onClick={() => setEditing({ open: true, service })}
@@ -134,6 +147,7 @@ export function ServicesAdminSection() {
         </tbody>
       </AdminTable>
 
+      <ProviderSetupDialog open={setup.open} onOpenChange={(open) => setSetup((current) => ({ ...current, open }))} target={setup.target} />
       <ServiceEditDialog open={editing.open} onOpenChange={(open) => setEditing((current) => ({ ...current, open }))} service={editing.service} />
     </div>
   );

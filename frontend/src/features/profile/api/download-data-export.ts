@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { apiDownload } from '@/lib/api-client';
-import { saveFile } from '../utils/save-file';
+import { saveFile } from '@/lib/save-file';
 import { reportError } from '@/lib/report-error';
 
 /** `GET /api/users/me/export/{id}/download`: the JSON file, saved by the browser. */

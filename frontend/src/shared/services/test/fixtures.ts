@@ -35,6 +35,7 @@ export function serviceFixture(overrides: Partial<ExternalServiceDto> = {}): Ext
     account_name: null,
     unavailable_reason: null,
     dev_provider: false,
+    callback_url: `http://127.0.0.1:3000/callback/${overrides.service_name ?? 'github'}`,
     ...overrides,
   };
 }
