@@ -116,7 +116,7 @@ describe('a fresh install in development: the development providers and the deve
     await t.db.query(`update service_connections set expires_at = now() + interval '60 seconds', last_refresh_at = now() - interval '1 hour' where id = $1`, [
       before!.id,
     ]);
-    const proxied = await t.fetch('/api/v1/services/spotify/proxy/v1/me', { headers: bearer(token.access_token as string) });
+    const proxied = await t.fetch('/api/v1/services/spotify/proxy/me', { headers: bearer(token.access_token as string) });
     expect(proxied.status).toBe(200);
     expect(await json(proxied)).toMatchObject({ display_name: 'Sofía Spotify' });
     const [after] = (await t.db.query<Json>('select * from service_connections where id = $1', [before!.id])).rows;

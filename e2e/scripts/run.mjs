@@ -38,8 +38,10 @@ const stripeKeys = { secretKey: `sk_test_${randomBytes(8).toString('hex')}`, web
 // Its checkout page's "Pagar" and its customer portal deliver the signed events to the app's webhook, as Stripe does.
 const stripe = await startStripeStandIn({ ...stripeKeys, webhookUrl: `http://127.0.0.1:${port}/api/stripe/webhook` });
 // The connectable services (one stand-in per family of provider quirks) and the catalog rows pointing at them.
-const { startServiceStandIns } = await import('@life/test-support/standins/services');
-const services = await startServiceStandIns();
+// GitHub as a GitHub App with expiring user tokens (8 h, single-use refresh tokens), so its
+// refresh is exercised end to end like every other service's (tests/services-connect.spec.ts).
+const { GITHUB_APP_TOKENS, startServiceStandIns } = await import('@life/test-support/standins/services');
+const services = await startServiceStandIns({ overrides: { github: GITHUB_APP_TOKENS } });
 const env = {
   ...process.env,
   E2E_PORT: String(port),

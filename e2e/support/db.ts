@@ -13,6 +13,23 @@ export async function withDb<T>(work: (client: pg.Client) => Promise<T>): Promis
   }
 }
 
+/**
+ * Runs `work` while holding a PostgreSQL advisory lock named `name` (on its own connection), so
+ * specs in different workers that change and read the same shared catalog row do not overlap
+ * (googlefit's status: services-connect.spec turns it active for a moment, dev-providers.spec
+ * reads it in maintenance).
+ */
+export async function holdingLock<T>(name: string, work: () => Promise<T>): Promise<T> {
+  return withDb(async (client) => {
+    await client.query('select pg_advisory_lock(hashtext($1))', [name]);
+    try {
+      return await work();
+    } finally {
+      await client.query('select pg_advisory_unlock(hashtext($1))', [name]);
+    }
+  });
+}
+
 export interface SeededSession {
   token: string;
   user: { id: string; username: string; email: string; role: 'user' | 'admin' };

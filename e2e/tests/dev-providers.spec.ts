@@ -2,12 +2,13 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { animationsSettled, useLanguage, type UiLanguage } from '../support/a11y.js';
-import { seedSession, signIn } from '../support/db.js';
+import { holdingLock, seedSession, signIn } from '../support/db.js';
 
 // Issue 20 point 1: with DEV_SERVICES on (playwright.config.ts), a catalog row without credentials
 // is connected through its development provider, the tests' own stand-in, from the dashboard; a
 // service in maintenance says so on its card and cannot be started. googledrive and googlefit are
-// left unconfigured by every other spec.
+// left unconfigured by every other spec; services-connect.spec turns googlefit active for a moment,
+// under the lock `catalog:googlefit` that the tests reading it in maintenance hold too.
 
 /** Where the screenshots of the development provider's page and the cards go (es and en, 1280 and 360 px), for a person to look at. */
 const SHOTS = process.env.DEV_PROVIDERS_SHOTS_DIR ?? '/tmp/s6-shots/devproviders';
@@ -36,12 +37,14 @@ test('Conectar on a service without credentials goes through its development pro
 
 test('a service in maintenance says so on its card, and its Conectar is disabled before any click', async ({ page }) => {
   await signIn(page, await seedSession('user'));
-  await page.goto('/dashboard');
-  const fit = tile(page, 'googlefit');
-  await expect(fit.getByTestId('service-unavailable')).toHaveText('En mantenimiento: ahora no se puede conectar.');
-  const connect = fit.getByRole('button', { name: 'Conectar', exact: true });
-  await expect(connect).toBeDisabled();
-  await expect(connect).toHaveAccessibleDescription('En mantenimiento: ahora no se puede conectar.');
+  await holdingLock('catalog:googlefit', async () => {
+    await page.goto('/dashboard');
+    const fit = tile(page, 'googlefit');
+    await expect(fit.getByTestId('service-unavailable')).toHaveText('En mantenimiento: ahora no se puede conectar.');
+    const connect = fit.getByRole('button', { name: 'Conectar', exact: true });
+    await expect(connect).toBeDisabled();
+    await expect(connect).toHaveAccessibleDescription('En mantenimiento: ahora no se puede conectar.');
+  });
 });
 
 test.describe('screenshots', () => {
@@ -53,13 +56,15 @@ test.describe('screenshots', () => {
         const page = await context.newPage();
         await useLanguage(page, language);
         await signIn(page, await seedSession('user'));
-        await page.goto('/dashboard');
-        const fit = tile(page, 'googlefit');
-        await expect(fit.getByTestId('service-unavailable')).toBeVisible();
-        await fit.scrollIntoViewIfNeeded();
-        await animationsSettled(page);
-        await page.screenshot({ path: path.join(SHOTS, `cards-${language}-${width}.png`) });
-        await page.locator('[data-testid="services-grid"]').screenshot({ path: path.join(SHOTS, `grid-${language}-${width}.png`) });
+        await holdingLock('catalog:googlefit', async () => {
+          await page.goto('/dashboard');
+          const fit = tile(page, 'googlefit');
+          await expect(fit.getByTestId('service-unavailable')).toBeVisible();
+          await fit.scrollIntoViewIfNeeded();
+          await animationsSettled(page);
+          await page.screenshot({ path: path.join(SHOTS, `cards-${language}-${width}.png`) });
+          await page.locator('[data-testid="services-grid"]').screenshot({ path: path.join(SHOTS, `grid-${language}-${width}.png`) });
+        });
 
         await tile(page, 'googledrive')
           .getByRole('button', { name: language === 'es' ? 'Conectar' : 'Connect', exact: true })

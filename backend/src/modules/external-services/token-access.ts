@@ -55,12 +55,26 @@ export class TokenAccess {
     };
   }
 
-  async accessTokenFor(userId: string, serviceName: string): Promise<UsableToken> {
+  /**
+   * `rejected`: the provider's API refused this access token (401) although our expiry said it
+   * was good (expired early, revoked and re-granted, the provider's clock): refresh now when it is
+   * still the stored one. Concurrent refusals of the same token cause one refresh (the lock, and
+   * the refresh only runs while the row still holds that token).
+   */
+  async accessTokenFor(userId: string, serviceName: string, rejected?: string): Promise<UsableToken> {
     const service = await this.catalog.apiTarget(serviceName);
     let connection = await this.load(userId, service.id);
     if (!connection) throw new ServicesError(ServicesErrorCode.NotConnected, msg('services.notConnected'));
-    if (connection.status === 'connected' && connection.refreshTokenEncrypted && this.refresher.dueForExpiry(connection)) {
-      const outcome = await this.refresher.refresh(connection.id, { reason: 'read' });
+    const refusedNow =
+      rejected !== undefined &&
+      connection.status === 'connected' &&
+      !!connection.refreshTokenEncrypted &&
+      this.vault.open(CONNECTIONS_TABLE, connection.id, 'access_token', connection.accessTokenEncrypted) === rejected;
+    if (connection.status === 'connected' && connection.refreshTokenEncrypted && (refusedNow || this.refresher.dueForExpiry(connection))) {
+      const outcome = await this.refresher.refresh(
+        connection.id,
+        refusedNow ? { reason: 'rejected', rejectedAccessSealed: connection.accessTokenEncrypted } : { reason: 'read' },
+      );
       // Another process is refreshing it right now: use its result rather than refreshing twice.
       if (outcome === 'locked') await this.refresher.waitForLock(connection.id);
       connection = await this.load(userId, service.id);

@@ -47,7 +47,16 @@ export type RefreshOutcome =
 /** A connection as a refresh sees it, with the catalog columns of its service. */
 interface RefreshTarget extends Pick<
   Connection,
-  'id' | 'status' | 'refreshTokenEncrypted' | 'expiresAt' | 'lastRefreshAt' | 'createdAt' | 'refreshNotBefore' | 'refreshFailures' | 'clientSource'
+  | 'id'
+  | 'status'
+  | 'accessTokenEncrypted'
+  | 'refreshTokenEncrypted'
+  | 'expiresAt'
+  | 'lastRefreshAt'
+  | 'createdAt'
+  | 'refreshNotBefore'
+  | 'refreshFailures'
+  | 'clientSource'
 > {
   userId: string;
   service: Pick<ExternalService, 'id' | 'serviceName' | 'appId' | 'appSecretEncrypted' | 'apiKeyEncrypted'> & TokenEndpointConfig;
@@ -62,6 +71,12 @@ const FAILED_REFRESH_RETRY_MS = 10 * 60_000;
 const SWEEP_MAX_ROWS = 100_000;
 /** The database's clock (the transaction's start time), for the statements below. */
 const dbNow = sql<Date>`now()`;
+
+/**
+ * Token endpoint errors that mean the refresh token is dead, so only a new connection helps:
+ * RFC 6749's `invalid_grant`, and GitHub's `bad_refresh_token` (answered with HTTP 200).
+ */
+export const GRANT_DEAD_ERRORS: ReadonlySet<string> = new Set(['invalid_grant', 'bad_refresh_token']);
 
 /** Backoff after the n-th consecutive failure: 2, 4, 8 … minutes, at most 6 hours. */
 export const backoffSeconds = (failures: number) => Math.min(BACKOFF_BASE_SECONDS * 2 ** Math.min(failures, 20), BACKOFF_MAX_SECONDS);
@@ -125,11 +140,14 @@ export class TokenRefreshService {
 
   /** Refreshes one connection if it is (still) due. Safe to call from any number of processes at once. */
   @CreateRequestContext()
-  async refresh(connectionId: string, options: { reason?: 'sweep' | 'read' } = {}): Promise<RefreshOutcome> {
+  async refresh(
+    connectionId: string,
+    options: { reason?: 'sweep' | 'read' } | { reason: 'rejected'; rejectedAccessSealed: string } = {},
+  ): Promise<RefreshOutcome> {
     const held = await this.lock.acquire(connectionId);
     if (!held) return 'locked';
     try {
-      return await this.refreshHolding(connectionId, options.reason ?? 'sweep');
+      return await this.refreshHolding(connectionId, options.reason ?? 'sweep', 'rejectedAccessSealed' in options ? options.rejectedAccessSealed : undefined);
     } finally {
       await this.lock.release(held).catch((error: unknown) => this.logger.warn(`Could not release the lock of ${connectionId}: ${reasonOf(error)}`));
     }
@@ -145,6 +163,7 @@ export class TokenRefreshService {
         'c.id',
         'c.user_id',
         'c.status',
+        'c.access_token_encrypted',
         'c.refresh_token_encrypted',
         'c.expires_at',
         'c.last_refresh_at',
@@ -172,6 +191,7 @@ export class TokenRefreshService {
       id: row.id,
       userId: row.user_id,
       status: row.status,
+      accessTokenEncrypted: row.access_token_encrypted,
       refreshTokenEncrypted: row.refresh_token_encrypted,
       expiresAt: date(row.expires_at),
       lastRefreshAt: date(row.last_refresh_at),
@@ -194,7 +214,7 @@ export class TokenRefreshService {
     };
   }
 
-  private async refreshHolding(connectionId: string, reason: 'sweep' | 'read'): Promise<RefreshOutcome> {
+  private async refreshHolding(connectionId: string, reason: 'sweep' | 'read' | 'rejected', rejectedAccessSealed?: string): Promise<RefreshOutcome> {
     // Re-read under the lock: another worker may have refreshed it a moment ago.
     const connection = await this.load(connectionId);
     if (!connection) return 'gone';
@@ -202,7 +222,11 @@ export class TokenRefreshService {
     if (!connection.refreshTokenEncrypted) return 'no_refresh_token';
     const now = Date.now();
     if (connection.refreshNotBefore && connection.refreshNotBefore.getTime() > now) return 'cooling_down';
-    const due = this.dueForExpiry(connection, now) || (reason === 'sweep' && this.dueForKeepAlive(connection, now));
+    // A token the provider refused is due while the row still holds it (not once someone replaced it).
+    const due =
+      this.dueForExpiry(connection, now) ||
+      (reason === 'sweep' && this.dueForKeepAlive(connection, now)) ||
+      (reason === 'rejected' && connection.accessTokenEncrypted === rejectedAccessSealed);
     if (!due) return 'not_due';
 
     const { service: row } = connection;
@@ -214,7 +238,7 @@ export class TokenRefreshService {
       const apiKey = this.catalog.apiKey(service);
       tokens = await this.client.token(service, client, { grant_type: 'refresh_token', refresh_token: refreshToken }, apiKey);
     } catch (error) {
-      const grantDead = error instanceof TokenEndpointError && error.oauthError === 'invalid_grant';
+      const grantDead = error instanceof TokenEndpointError && GRANT_DEAD_ERRORS.has(error.oauthError);
       // The person's own app credentials are gone: only a new connection can fix that.
       const ownCredentialsGone = error instanceof ServicesError && connection.clientSource === 'user';
       if (grantDead || ownCredentialsGone) return this.markNeedsReconnect(connection, sealedRefresh, reasonOf(error));

@@ -90,12 +90,17 @@ export class ProxyService {
     }
     Object.assign(headers, usable.headers, { authorization: `${usable.scheme} ${usable.accessToken}` });
 
-    const answer = await callUpstream(
-      url,
-      input.method,
-      headers,
-      input.body && input.body.length > 0 && !['GET', 'HEAD'].includes(input.method) ? input.body : undefined,
-    );
+    const body = input.body && input.body.length > 0 && !['GET', 'HEAD'].includes(input.method) ? input.body : undefined;
+    let answer = await callUpstream(url, input.method, headers, body);
+    // The provider refused a token our expiry called good (expired early, revoked, its clock):
+    // refresh it now, if the connection can, and try once more with the new one.
+    if (answer !== 'timeout' && answer !== 'unreachable' && answer.status === 401) {
+      const fresh = await this.queries.execute(new ServiceAccessTokenQuery(token.userId, serviceName, usable.accessToken));
+      if (fresh.accessToken !== usable.accessToken) {
+        Object.assign(headers, fresh.headers, { authorization: `${fresh.scheme} ${fresh.accessToken}` });
+        answer = await callUpstream(url, input.method, headers, body);
+      }
+    }
     if (answer === 'timeout') throw new ProxyError(504, 'upstream_timeout', `${serviceName} no respondió a tiempo.`);
     if (answer === 'unreachable') throw new ProxyError(502, 'upstream_unreachable', `${serviceName} no respondió.`);
     if (!answer.body) throw new ProxyError(502, 'upstream_too_large', msg('oauth.proxyResponseTooLarge', { service: serviceName }));

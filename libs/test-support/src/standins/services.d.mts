@@ -6,6 +6,22 @@ export interface ServiceAccount {
   name: string;
 }
 
+/** How an API refuses a call, as each provider words it. */
+export type ApiErrorStyle = 'oauth' | 'google' | 'spotify' | 'notion' | 'github' | 'fitbit' | 'soundcloud' | 'bungie' | 'graph';
+export type ApiRefusal = 'missing' | 'invalid' | 'expired' | 'header' | 'bad_request';
+
+export interface ApiEndpoint {
+  path: string;
+  /** Default GET. */
+  method?: 'GET' | 'POST';
+  answer: (account: ServiceAccount, request: { url: URL; body: unknown }) => unknown;
+  /** A 400 reason for a malformed request (YouTube's missing filter, Fit's missing aggregateBy). */
+  invalid?: (request: { url: URL; body: unknown }) => string | undefined;
+}
+
+/** The provider's own refusal of an API call: status, headers and body. */
+export declare function apiRefusal(style: ApiErrorStyle, why: ApiRefusal, detail?: string): { status: number; headers?: Record<string, string>; body: unknown };
+
 export interface ServiceStandInOptions {
   name: string;
   clientId: string;
@@ -27,14 +43,31 @@ export interface ServiceStandInOptions {
   refreshTokenScope?: string;
   /** Where the authorize page and the token endpoint live (default /oauth/authorize, /oauth/token). */
   paths?: { authorize: string; token: string };
+  /** Where rfc7009, google and notion revocation live (default /oauth/revoke). */
+  revokePath?: string;
   pkce?: 'optional' | 'required' | 'refused';
-  refresh?: 'none' | 'static' | 'rotating';
+  /** sometimes: every second refresh answer carries a new refresh token and the old one keeps working (Spotify). */
+  refresh?: 'none' | 'static' | 'rotating' | 'sometimes';
   refreshAnswerIncludesRefreshToken?: boolean;
   /** Access token lifetime in seconds; null = never expires. */
   expiresIn?: number | null;
   revoke?: RevokeStyle;
   apiAuthScheme?: 'Bearer' | 'OAuth';
-  whoAmI?: { path: string; answer: (account: ServiceAccount) => unknown }[];
+  /** The API endpoints; the first is the who-am-I the catalog row points at. */
+  whoAmI?: ApiEndpoint[];
+  /** How the API refuses a call (default oauth). */
+  apiErrors?: ApiErrorStyle;
+  /** github: token errors with HTTP 200 and GitHub's codes (bad_verification_code, bad_refresh_token); fitbit: `{errors: [{errorType}]}`; microsoft: AADSTS `error_codes`. */
+  tokenErrors?: 'oauth' | 'github' | 'fitbit' | 'microsoft';
+  /** API calls without a User-Agent are refused with a 403 (GitHub). */
+  requireUserAgent?: boolean;
+  /** Token prefix (GitHub App: gh → ghu_ / ghr_). */
+  tokenPrefix?: string;
+  /** The error_description of a dead refresh token. */
+  invalidGrantDescription?: string;
+  /** The API base under the stand-in's origin, as the catalog's base_url has it (/v1, /Platform, /v1.0). */
+  apiBasePath?: string;
+  /** Extra fields of every token answer. */
   tokenAnswerExtras?: (account: ServiceAccount) => Record<string, unknown>;
   account?: ServiceAccount;
   /** Accept refresh tokens it never issued (seeded rows, the bench). */
@@ -68,6 +101,10 @@ export interface ServiceUserCall {
   path: string;
   scheme: string | undefined;
   headers: Record<string, string | undefined>;
+  /** What the stand-in answered. */
+  status?: number;
+  /** Why it refused, when it did. */
+  refusal?: ApiRefusal;
 }
 
 export interface ServiceRevocation {
@@ -110,6 +147,8 @@ export interface ServiceStandIn {
   failNextRefresh(kind: 'invalid_grant' | 500, times?: number): void;
   clearFailures(): void;
   refreshTokenAlive(refreshToken: string): boolean;
+  /** Every access token issued so far now counts as expired (also `POST /__standin/expire-access-tokens`); how many live ones it expired. */
+  expireAccessTokens(): number;
   reset(): void;
 }
 
@@ -166,6 +205,9 @@ export declare const CATALOG_FAMILY_ROWS: {
   readonly bungie: readonly ['destiny2'];
   readonly battlenet: readonly ['wow'];
 };
+
+/** GitHub App user tokens: 8-hour ghu_ tokens, single-use 6-month ghr_ refresh tokens (pass as overrides.github). */
+export declare const GITHUB_APP_TOKENS: Partial<ServiceStandInOptions>;
 
 export declare function startServiceStandIn(options: ServiceStandInOptions): Promise<ServiceStandIn>;
 export declare function followAuthorize(authUrl: string): Promise<URL>;

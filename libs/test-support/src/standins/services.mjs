@@ -8,10 +8,16 @@
 //   POST /oauth/token              authorization_code and refresh_token grants, with the family's
 //                                  client authentication (Basic or body), body encoding (form or
 //                                  JSON), required headers and scope policy
-//   GET  <who-am-I paths>          with `Authorization: <Bearer|OAuth> <token>`
+//   <API endpoints>                one realistic endpoint (or a few) per service in the real answer shape,
+//                                  with `Authorization: <Bearer|OAuth> <token>`; a refusal (no token, a
+//                                  wrong scheme, an unknown or expired token, a missing required header)
+//                                  is answered in the provider's own error body (`apiErrors`)
+//   POST /__standin/expire-access-tokens  test control: every access token issued so far now counts as
+//                                  expired (what an hour's wait does), so the next API call is refused
 //   revocation                     per style: DELETE /applications/{client_id}/grant (github),
 //                                  POST /oauth/revoke (rfc7009, google, notion), POST /sign-out (soundcloud)
 import { Buffer } from 'node:buffer';
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { escapeHtml, guarded, listen, pageLanguage, randomToken, readBody, s256, sendHtml, sendJson, validVerifier } from './common.mjs';
 
@@ -36,15 +42,22 @@ const CODE_TTL_MS = 10 * 60 * 1000;
  * @property {Record<string, string>} [requiredAuthParams]  authorize parameters that must be present with these values
  * @property {Record<string, string>} [refreshTokenRequires]  authorize parameters without which no refresh token is issued (Google: access_type=offline, prompt=consent)
  * @property {string} [refreshTokenScope]          a scope without which no refresh token is issued (Microsoft: offline_access)
- * @property {{ authorize: string, token: string }} [paths]  where the authorize page and the token endpoint live (default /oauth/authorize, /oauth/token)
+ * @property {{ authorize: string, token: string }} [paths]  where the authorize page and the token endpoint live, the provider's own paths (default /oauth/authorize, /oauth/token)
+ * @property {string} [revokePath]                 where rfc7009, google and notion revocation live (default /oauth/revoke)
  * @property {'optional' | 'required' | 'refused'} [pkce]  default optional (verified when a challenge was sent)
- * @property {'none' | 'static' | 'rotating'} [refresh]  none: no refresh token; static: one that lasts (refresh answers carry none); rotating: single use, every refresh returns a new one
+ * @property {'none' | 'static' | 'rotating' | 'sometimes'} [refresh]  none: no refresh token; static: one that lasts (refresh answers carry none); rotating: single use, every refresh returns a new one; sometimes: every second refresh answer carries a new one and the old one keeps working (Spotify)
  * @property {boolean} [refreshAnswerIncludesRefreshToken]  static only: also send the same refresh token back on refresh
  * @property {number | null} [expiresIn]           access token lifetime in seconds; null = never expires (default 3600)
  * @property {'none' | 'rfc7009' | 'github' | 'google' | 'notion' | 'soundcloud'} [revoke]
  * @property {'Bearer' | 'OAuth'} [apiAuthScheme]  scheme the who-am-I endpoints expect (default Bearer)
- * @property {{ path: string, answer: (account: ServiceAccount) => unknown }[]} [whoAmI]
- * @property {(account: ServiceAccount) => Record<string, unknown>} [tokenAnswerExtras]  extra fields of an authorization_code answer (Notion's owner, Bungie's membership_id)
+ * @property {ApiEndpoint[]} [whoAmI]            the API endpoints (the first one is the who-am-I the catalog row points at)
+ * @property {ApiErrorStyle} [apiErrors]           how the API refuses a call (default oauth: `{error, message}`)
+ * @property {'oauth' | 'github' | 'fitbit' | 'microsoft'} [tokenErrors]  github: token errors come with HTTP 200 and GitHub's own codes (bad_verification_code, bad_refresh_token); fitbit: `{"errors":[{"errorType","message"}],"success":false}`; microsoft: AADSTS codes in `error_codes`, `trace_id`, `correlation_id`
+ * @property {string} [invalidGrantDescription]  the error_description of a dead refresh token (Google: "Token has been expired or revoked.")
+ * @property {string} [apiBasePath]               the API base under the stand-in's origin, as the catalog's base_url has it (Spotify /v1, Notion /v1, Bungie /Platform, Graph /v1.0)
+ * @property {boolean} [requireUserAgent]          API calls without a User-Agent are refused with a 403 (GitHub)
+ * @property {string} [tokenPrefix]                access token prefix (GitHub App: ghu_; refresh tokens then use ghr_)
+ * @property {(account: ServiceAccount) => Record<string, unknown>} [tokenAnswerExtras]  extra fields of every token answer (Notion's owner, Bungie's membership_id)
  * @property {ServiceAccount} [account]
  * @property {boolean} [acceptAnyRefreshToken]     refresh tokens it never issued are accepted (seeded rows, the bench)
  * @property {boolean} [acceptAnyAccessToken]      access tokens it never issued are accepted (the app's development providers after a restart)
@@ -52,6 +65,129 @@ const CODE_TTL_MS = 10 * 60 * 1000;
  * @property {boolean} [recordCalls]               keep every token call in `tokenCalls` (default true; the bench turns it off)
  * @property {number} [port]
  */
+
+/**
+ * @typedef {'oauth' | 'google' | 'spotify' | 'notion' | 'github' | 'fitbit' | 'soundcloud' | 'bungie' | 'graph'} ApiErrorStyle
+ */
+
+/**
+ * @typedef {object} ApiEndpoint
+ * @property {string} path
+ * @property {'GET' | 'POST'} [method]            default GET
+ * @property {(account: ServiceAccount, request: { url: URL, body: unknown }) => unknown} answer
+ * @property {(request: { url: URL, body: unknown }) => string | undefined} [invalid]  a 400 reason for a malformed request
+ */
+
+/**
+ * Why an API call is refused, as each provider words it.
+ * @typedef {'missing' | 'invalid' | 'expired' | 'header' | 'bad_request'} ApiRefusal
+ */
+
+/**
+ * The provider's own refusal: status, headers and body (shapes from the providers' API docs).
+ * @param {ApiErrorStyle} style @param {ApiRefusal} why @param {string} detail
+ * @returns {{ status: number, headers?: Record<string, string>, body: unknown }}
+ */
+export function apiRefusal(style, why, detail = '') {
+  const status = why === 'bad_request' ? 400 : 401;
+  switch (style) {
+    case 'google':
+      return {
+        status,
+        headers: status === 401 ? { 'www-authenticate': 'Bearer realm="https://accounts.google.com/", error="invalid_token"' } : {},
+        body: {
+          error: {
+            code: status,
+            message:
+              status === 401
+                ? 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.'
+                : detail,
+            errors: [
+              status === 401
+                ? { message: 'Invalid Credentials', domain: 'global', reason: 'authError', location: 'Authorization', locationType: 'header' }
+                : { message: detail, domain: 'global', reason: 'badRequest' },
+            ],
+            status: status === 401 ? 'UNAUTHENTICATED' : 'INVALID_ARGUMENT',
+          },
+        },
+      };
+    case 'spotify': {
+      const message = {
+        missing: 'No token provided',
+        invalid: 'Invalid access token',
+        expired: 'The access token expired',
+        header: detail,
+        bad_request: detail,
+      }[why];
+      return { status, body: { error: { status, message } } };
+    }
+    case 'notion':
+      if (why === 'header') return { status: 400, body: { object: 'error', status: 400, code: 'missing_version', message: detail } };
+      if (why === 'bad_request') return { status, body: { object: 'error', status, code: 'validation_error', message: detail } };
+      return { status, body: { object: 'error', status: 401, code: 'unauthorized', message: 'API token is invalid.' } };
+    case 'github':
+      return why === 'bad_request'
+        ? { status, body: { message: detail, documentation_url: 'https://docs.github.com/rest', status: String(status) } }
+        : { status: 401, body: { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest', status: '401' } };
+    case 'fitbit': {
+      const errorType = why === 'expired' ? 'expired_token' : why === 'bad_request' ? 'validation' : 'invalid_token';
+      const message =
+        why === 'expired'
+          ? 'Access token expired. Visit https://dev.fitbit.com/docs/oauth2 for more information on the Fitbit Web API authorization process.'
+          : detail || 'Access token invalid.';
+      return { status, body: { errors: [{ errorType, message }], success: false } };
+    }
+    case 'soundcloud':
+      return {
+        status,
+        body: {
+          code: status,
+          message: detail,
+          link: 'https://developers.soundcloud.com/docs/api/explorer/open-api',
+          status: `${status} - ${status === 401 ? 'Unauthorized' : 'Bad Request'}`,
+          errors: [],
+          error: null,
+        },
+      };
+    case 'bungie':
+      if (why === 'header')
+        return {
+          status: 401,
+          body: { ErrorCode: 2101, ThrottleSeconds: 0, ErrorStatus: 'ApiInvalidOrExpiredKey', Message: 'The API key is invalid or expired.', MessageData: {} },
+        };
+      if (why === 'bad_request')
+        return { status, body: { ErrorCode: 7, ThrottleSeconds: 0, ErrorStatus: 'ParameterParseFailure', Message: detail, MessageData: {} } };
+      return {
+        status: 401,
+        body: { ErrorCode: 99, ThrottleSeconds: 0, ErrorStatus: 'WebAuthRequired', Message: 'Please sign-in to continue.', MessageData: {} },
+      };
+    case 'graph': {
+      const now = new Date().toISOString().slice(0, 19);
+      const message = {
+        missing: 'Access token is empty.',
+        invalid: 'IDX14100: JWT is not well formed.',
+        expired: 'Lifetime validation failed, the token is expired.',
+        header: detail,
+        bad_request: detail,
+      }[why];
+      return {
+        status,
+        headers:
+          status === 401
+            ? {
+                'www-authenticate':
+                  'Bearer realm="", authorization_uri="https://login.microsoftonline.com/common/oauth2/authorize", client_id="00000003-0000-0000-c000-000000000000"',
+              }
+            : {},
+        body: {
+          error: { code: status === 401 ? 'InvalidAuthenticationToken' : 'BadRequest', message, innerError: { date: now, 'request-id': randomToken(12) } },
+        },
+      };
+    }
+    default:
+      return { status, body: { error: status === 401 ? 'invalid_token' : 'invalid_request', message: detail || 'Unknown, revoked or expired access token.' } };
+  }
+}
 
 /** @param {import('node:http').IncomingMessage} req @param {string} name */
 const header = (req, name) => {
@@ -114,12 +250,19 @@ export async function startServiceStandIn(options) {
     refreshTokenRequires: {},
     refreshTokenScope: undefined,
     paths: { authorize: '/oauth/authorize', token: '/oauth/token' },
+    revokePath: '/oauth/revoke',
     pkce: 'optional',
     refresh: 'static',
     refreshAnswerIncludesRefreshToken: false,
     expiresIn: 3600,
     revoke: 'none',
     apiAuthScheme: 'Bearer',
+    apiErrors: 'oauth',
+    tokenErrors: 'oauth',
+    requireUserAgent: false,
+    tokenPrefix: undefined,
+    invalidGrantDescription: 'The refresh token is invalid, expired or revoked.',
+    apiBasePath: '',
     whoAmI: [{ path: '/me', answer: (/** @type {ServiceAccount} */ a) => ({ id: a.id, name: a.name }) }],
     tokenAnswerExtras: () => ({}),
     acceptAnyRefreshToken: false,
@@ -133,7 +276,7 @@ export async function startServiceStandIn(options) {
 
   /** @type {Map<string, { redirectUri: string, challenge?: string, scope?: string, offline: boolean, account: ServiceAccount, expiresAt: number }>} */
   const codes = new Map();
-  /** @type {Map<string, { account: ServiceAccount, alive: boolean }>} */
+  /** @type {Map<string, { account: ServiceAccount, alive: boolean, expiresAt: number }>} */
   const accessTokens = new Map();
   /** @type {Map<string, { account: ServiceAccount, alive: boolean, uses: number }>} */
   const refreshTokens = new Map();
@@ -162,36 +305,56 @@ export async function startServiceStandIn(options) {
     return undefined;
   };
 
+  const lifetimeMs = () => (o.expiresIn === null ? Number.POSITIVE_INFINITY : o.expiresIn * 1000);
   /** @param {ServiceAccount} who @param {boolean} withRefresh */
   const issue = (who, withRefresh) => {
-    const accessToken = `at_${prefix}_${randomToken(18)}`;
-    accessTokens.set(accessToken, { account: who, alive: true });
+    const accessToken = o.tokenPrefix ? `${o.tokenPrefix}u_${randomToken(27)}` : `at_${prefix}_${randomToken(18)}`;
+    accessTokens.set(accessToken, { account: who, alive: true, expiresAt: Date.now() + lifetimeMs() });
     if (o.recordCalls) issued.accessTokens.push(accessToken);
     /** @type {string | undefined} */
     let refreshToken;
     if (withRefresh) {
-      refreshToken = `rt_${prefix}_${randomToken(18)}`;
+      refreshToken = o.tokenPrefix ? `${o.tokenPrefix}r_${randomToken(54)}` : `rt_${prefix}_${randomToken(18)}`;
       refreshTokens.set(refreshToken, { account: who, alive: true, uses: 0 });
       if (o.recordCalls) issued.refreshTokens.push(refreshToken);
     }
     return { accessToken, refreshToken };
   };
 
-  /** @param {string} accessToken @param {string | undefined} refreshToken */
-  const tokenAnswer = (accessToken, refreshToken) => ({
+  /** @param {string} accessToken @param {string | undefined} refreshToken @param {ServiceAccount} who */
+  const tokenAnswer = (accessToken, refreshToken, who) => ({
     access_token: accessToken,
-    token_type: 'Bearer',
+    token_type: o.tokenErrors === 'github' ? 'bearer' : 'Bearer',
     ...(o.expiresIn === null ? {} : { expires_in: o.expiresIn }),
     ...(refreshToken ? { refresh_token: refreshToken } : {}),
+    ...o.tokenAnswerExtras(who),
   });
+  /** Marks every access token issued so far expired; answers how many live ones it expired. */
+  const expireAll = () => {
+    let expired = 0;
+    for (const token of accessTokens.values()) {
+      if (token.alive && token.expiresAt > Date.now()) expired += 1;
+      token.expiresAt = Math.min(token.expiresAt, Date.now() - 1);
+    }
+    return expired;
+  };
+  /** Every refresh through a `sometimes` stand-in, to rotate on every second one. */
+  let sometimesCount = 0;
 
   server.on(
     'request',
     guarded(async (req, res) => {
       const requestUrl = new URL(req.url ?? '/', url);
       // The family's own authorize and token paths (Microsoft's /common/oauth2/v2.0/…) are the same two endpoints.
+      // Only the family's own paths: the generic ones answer 404 when the provider has others.
       const pathname =
-        requestUrl.pathname === o.paths.authorize ? '/oauth/authorize' : requestUrl.pathname === o.paths.token ? '/oauth/token' : requestUrl.pathname;
+        requestUrl.pathname === o.paths.authorize
+          ? '/oauth/authorize'
+          : requestUrl.pathname === o.paths.token
+            ? '/oauth/token'
+            : ['/oauth/authorize', '/oauth/token'].includes(requestUrl.pathname)
+              ? '/not-this-provider'
+              : requestUrl.pathname;
       const route = `${req.method} ${pathname}`;
 
       if (route === 'GET /oauth/authorize') {
@@ -272,7 +435,50 @@ export async function startServiceStandIn(options) {
           );
         };
         /** @param {number} status @param {string} error @param {string} description */
-        const fail = (status, error, description) => answer(status, { error, error_description: description });
+        const fail = (status, error, description) => {
+          // GitHub answers token errors with HTTP 200 and its own codes.
+          if (o.tokenErrors === 'github' && status < 500) {
+            const code =
+              error === 'invalid_grant'
+                ? grantType === 'refresh_token'
+                  ? 'bad_refresh_token'
+                  : 'bad_verification_code'
+                : error === 'invalid_client'
+                  ? 'incorrect_client_credentials'
+                  : error;
+            return answer(200, {
+              error: code,
+              error_description: description,
+              error_uri: 'https://docs.github.com/apps/managing-oauth-apps/troubleshooting-oauth-app-access-token-request-errors',
+            });
+          }
+          if (o.tokenErrors === 'fitbit') {
+            call.error = error;
+            if (grantType === 'refresh_token') counts.failedRefreshes += 1;
+            const errorType = error === 'invalid_client' ? 'invalid_client' : error;
+            return answer(status, {
+              errors: [
+                {
+                  errorType,
+                  message: `${description} Visit https://dev.fitbit.com/docs/oauth2 for more information on the Fitbit Web API authorization process.`,
+                },
+              ],
+              success: false,
+            });
+          }
+          if (o.tokenErrors === 'microsoft') {
+            const aadsts = { invalid_grant: 70000, invalid_client: 7000215, invalid_request: 900144 }[error] ?? 90000;
+            return answer(status, {
+              error,
+              error_description: `AADSTS${aadsts}: ${description} Trace ID: ${randomUUID()} Timestamp: ${new Date().toISOString().replace('T', ' ').slice(0, 19)}Z`,
+              error_codes: [aadsts],
+              timestamp: new Date().toISOString().replace('T', ' ').slice(0, 19) + 'Z',
+              trace_id: randomUUID(),
+              correlation_id: randomUUID(),
+            });
+          }
+          return answer(status, { error, error_description: description });
+        };
 
         const expectedType = o.body === 'json' ? 'application/json' : 'application/x-www-form-urlencoded';
         if (!contentType.includes(expectedType)) return fail(400, 'invalid_request', `The body must be ${expectedType}.`);
@@ -301,9 +507,8 @@ export async function startServiceStandIn(options) {
           }
           const tokens = issue(grant.account, o.refresh !== 'none' && grant.offline);
           return answer(200, {
-            ...tokenAnswer(tokens.accessToken, tokens.refreshToken),
+            ...tokenAnswer(tokens.accessToken, tokens.refreshToken, grant.account),
             ...(grant.scope ? { scope: grant.scope } : {}),
-            ...o.tokenAnswerExtras(grant.account),
           });
         }
 
@@ -324,48 +529,80 @@ export async function startServiceStandIn(options) {
             failure.remaining -= 1;
             if (failure.remaining <= 0) failures.shift();
             if (failure.kind === 500) return fail(500, 'server_error', 'The stand-in was told to fail.');
-            return fail(400, 'invalid_grant', 'The refresh token is invalid, expired or revoked.');
+            return fail(400, 'invalid_grant', o.invalidGrantDescription);
           }
-          if (!entry || !entry.alive) return fail(400, 'invalid_grant', 'The refresh token is invalid, expired or revoked.');
+          if (!entry || !entry.alive) return fail(400, 'invalid_grant', o.invalidGrantDescription);
           counts.refreshOk += 1;
           if (o.refresh === 'rotating') {
             entry.alive = false;
             const tokens = issue(entry.account, true);
-            return answer(200, tokenAnswer(tokens.accessToken, tokens.refreshToken));
+            return answer(200, tokenAnswer(tokens.accessToken, tokens.refreshToken, entry.account));
+          }
+          if (o.refresh === 'sometimes') {
+            // Spotify: "a new refresh token might be returned too"; the one presented keeps working.
+            sometimesCount += 1;
+            const tokens = issue(entry.account, sometimesCount % 2 === 0);
+            return answer(200, tokenAnswer(tokens.accessToken, tokens.refreshToken, entry.account));
           }
           const tokens = issue(entry.account, false);
-          return answer(200, tokenAnswer(tokens.accessToken, o.refreshAnswerIncludesRefreshToken ? presented : undefined));
+          return answer(200, tokenAnswer(tokens.accessToken, o.refreshAnswerIncludesRefreshToken ? presented : undefined, entry.account));
         }
         return fail(400, 'unsupported_grant_type', `Unsupported grant_type ${grantType}.`);
       }
 
-      const who = o.whoAmI.find((endpoint) => req.method === 'GET' && requestUrl.pathname === endpoint.path);
+      if (route === 'POST /__standin/expire-access-tokens') {
+        // Test control (not part of any provider): what waiting out the tokens' lifetime does.
+        return sendJson(res, 200, { expired: expireAll() });
+      }
+
+      const who = o.whoAmI.find((endpoint) => req.method === (endpoint.method ?? 'GET') && requestUrl.pathname === endpoint.path);
       if (who) {
         const authorization = String(header(req, 'authorization') ?? '');
         const match = /^(\S+)\s+(\S+)$/.exec(authorization);
+        const body = req.method === 'POST' ? await readBody(req) : undefined;
         userCalls.push({
           path: requestUrl.pathname,
           scheme: match?.[1],
           headers: Object.fromEntries(Object.keys(o.requiredHeaders).map((name) => [name, header(req, name)])),
         });
+        /** @param {ApiRefusal} why @param {string} [detail] */
+        const refuse = (why, detail) => {
+          const refusal = apiRefusal(o.apiErrors, why, detail);
+          call.status = refusal.status;
+          call.refusal = why;
+          return sendJson(res, refusal.status, refusal.body, refusal.headers);
+        };
+        const call = userCalls[userCalls.length - 1];
+        call.status = 200;
+        if (o.requireUserAgent && !header(req, 'user-agent')) {
+          call.status = 403;
+          return sendJson(res, 403, {
+            message: 'Request forbidden by administrative rules. Please make sure your request has a User-Agent header.',
+            documentation_url: 'https://docs.github.com/rest/overview/resources-in-the-rest-api#user-agent-required',
+          });
+        }
         const problem = headerProblem(req);
-        if (problem) return sendJson(res, 401, { error: 'invalid_request', message: problem });
-        if (!match || match[1] !== o.apiAuthScheme)
-          return sendJson(res, 401, { error: 'invalid_token', message: `Use Authorization: ${o.apiAuthScheme} <token>` });
+        if (problem) return refuse('header', problem);
+        if (!match) return refuse('missing', 'No token provided');
+        if (match[1] !== o.apiAuthScheme) return refuse('invalid', `Use Authorization: ${o.apiAuthScheme} <token>`);
         let token = accessTokens.get(match[2]);
         if (!token && o.acceptAnyAccessToken) {
-          token = { account, alive: true };
+          token = { account, alive: true, expiresAt: Date.now() + lifetimeMs() };
           accessTokens.set(match[2], token);
         }
-        if (!token?.alive) return sendJson(res, 401, { error: 'invalid_token', message: 'Unknown or revoked access token.' });
-        return sendJson(res, 200, who.answer(token.account));
+        if (!token?.alive) return refuse('invalid');
+        if (token.expiresAt <= Date.now()) return refuse('expired');
+        const request = { url: requestUrl, body };
+        const invalid = who.invalid?.(request);
+        if (invalid) return refuse('bad_request', invalid);
+        return sendJson(res, 200, who.answer(token.account, request));
       }
 
       const githubGrant = /^\/applications\/([^/]+)\/grant$/.exec(requestUrl.pathname);
       const isRevocation =
         (o.revoke === 'github' && req.method === 'DELETE' && githubGrant) ||
         (o.revoke === 'soundcloud' && route === 'POST /sign-out') ||
-        (['rfc7009', 'google', 'notion'].includes(o.revoke) && route === 'POST /oauth/revoke');
+        (['rfc7009', 'google', 'notion'].includes(o.revoke) && req.method === 'POST' && requestUrl.pathname === o.revokePath);
       if (isRevocation) {
         const body = o.revoke === 'google' ? Object.fromEntries(requestUrl.searchParams) : await readBody(req);
         const basic = parseBasic(header(req, 'authorization'));
@@ -407,7 +644,7 @@ export async function startServiceStandIn(options) {
           ? `${url}/applications/{client_id}/grant`
           : o.revoke === 'soundcloud'
             ? `${url}/sign-out`
-            : `${url}/oauth/revoke`,
+            : `${url}${o.revokePath}`,
     tokenCalls,
     authorizeRequests,
     userCalls,
@@ -444,6 +681,10 @@ export async function startServiceStandIn(options) {
     refreshTokenAlive(refreshToken) {
       return refreshTokens.get(refreshToken)?.alive ?? false;
     },
+    /** Every access token issued so far now counts as expired (the API refuses it as the provider does); the count of live ones it expired. */
+    expireAccessTokens() {
+      return expireAll();
+    },
     /** Clears the recorded calls and counters (issued tokens stay valid). */
     reset() {
       tokenCalls.length = 0;
@@ -476,6 +717,118 @@ export async function followAuthorize(authUrl) {
   return new URL(match[1].replace(/&amp;/g, '&').replace(/&#(\d+);/g, (_, code) => String.fromCharCode(Number(code))));
 }
 
+/** Google's APIs behind one stand-in (they share accounts.google.com): Drive, Calendar, YouTube and Fit, in their answer shapes. @type {ApiEndpoint[]} */
+const GOOGLE_APIS = [
+  {
+    path: '/drive/v3/files',
+    answer: () => ({
+      kind: 'drive#fileList',
+      incompleteSearch: false,
+      files: [
+        { kind: 'drive#file', id: '1Zx9fWqk3Yw0pQeLrV2s', name: 'Presupuesto 2027', mimeType: 'application/vnd.google-apps.spreadsheet' },
+        { kind: 'drive#file', id: '1Ab4cDe5FgH6iJk7LmN8', name: 'Fotos del viaje', mimeType: 'application/vnd.google-apps.folder' },
+      ],
+    }),
+  },
+  {
+    path: '/calendar/v3/users/me/calendarList',
+    answer: (a) => ({
+      kind: 'calendar#calendarList',
+      etag: '"p33c9lq3r4ufl00g"',
+      nextSyncToken: 'CPDAlvWDx70CEPDAlvWDx70CGAU=',
+      items: [
+        {
+          kind: 'calendar#calendarListEntry',
+          id: `${a.name.toLowerCase().replace(/\s+/g, '.')}@gmail.example`,
+          summary: a.name,
+          timeZone: 'Europe/Madrid',
+          accessRole: 'owner',
+          primary: true,
+        },
+        { kind: 'calendar#calendarListEntry', id: 'es.spain#holiday@group.v.calendar.google.com', summary: 'Festivos en España', accessRole: 'reader' },
+      ],
+    }),
+  },
+  {
+    path: '/youtube/v3/subscriptions',
+    // One filter is required: mine=true, channelId or id (else YouTube answers 400).
+    invalid: ({ url }) =>
+      ['mine', 'channelId', 'id', 'myRecentSubscribers', 'mySubscribers'].some((name) => url.searchParams.has(name))
+        ? url.searchParams.get('part')
+          ? undefined
+          : 'Required parameter: part'
+        : 'No filter selected. Expected one of: mySubscribers, myRecentSubscribers, mine, id, channelId',
+    answer: () => ({
+      kind: 'youtube#subscriptionListResponse',
+      pageInfo: { totalResults: 1, resultsPerPage: 5 },
+      items: [
+        {
+          kind: 'youtube#subscription',
+          id: 'yt-sub-1',
+          snippet: { title: 'Canal de cocina', resourceId: { kind: 'youtube#channel', channelId: 'UCcocina000000000000000' } },
+        },
+      ],
+    }),
+  },
+  {
+    path: '/fitness/v1/users/me/dataset:aggregate',
+    method: 'POST',
+    // A JSON body with aggregateBy and the time window in milliseconds.
+    invalid: ({ body }) => {
+      const fields = /** @type {Record<string, string> | undefined} */ (body);
+      let aggregateBy;
+      try {
+        aggregateBy = JSON.parse(fields?.aggregateBy ?? 'null');
+      } catch {
+        aggregateBy = null;
+      }
+      if (!Array.isArray(aggregateBy) || aggregateBy.length === 0) return 'aggregateBy must contain at least one data type or data source.';
+      if (!fields?.startTimeMillis || !fields?.endTimeMillis) return 'startTimeMillis and endTimeMillis are required.';
+      return undefined;
+    },
+    answer: (_a, { body }) => {
+      const fields = /** @type {Record<string, string>} */ (body);
+      const start = Number(fields.startTimeMillis);
+      const end = Number(fields.endTimeMillis);
+      return {
+        bucket: [
+          {
+            startTimeMillis: String(start),
+            endTimeMillis: String(end),
+            dataset: [
+              {
+                dataSourceId: 'derived:com.google.step_count.delta:com.google.android.gms:aggregated',
+                point: [
+                  {
+                    startTimeNanos: `${start}000000`,
+                    endTimeNanos: `${end}000000`,
+                    dataTypeName: 'com.google.step_count.delta',
+                    originDataSourceId: 'raw:com.google.step_count.delta:com.google.android.gms:stand-in',
+                    value: [{ intVal: 8412, mapVal: [] }],
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      };
+    },
+  },
+];
+
+/**
+ * GitHub App user tokens ("expire user authorization tokens" on): `ghu_` access tokens for 8 hours,
+ * `ghr_` refresh tokens for 6 months, single use (a refresh returns a new pair). Pass as
+ * `overrides.github`; without it the family is a GitHub OAuth app (no expiry, no refresh token).
+ * @type {Partial<ServiceStandInOptions>}
+ */
+export const GITHUB_APP_TOKENS = {
+  refresh: 'rotating',
+  expiresIn: 28_800,
+  tokenPrefix: 'gh',
+  tokenAnswerExtras: () => ({ refresh_token_expires_in: 15_897_600 }),
+};
+
 /** @param {string} prefix */
 const credentials = (prefix) => ({ clientId: `${prefix}-client-${randomToken(6)}`, clientSecret: `${prefix}-secret-${randomToken(18)}` });
 
@@ -492,10 +845,27 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
       tokenAuth: 'body',
       body: 'form',
       formAnswerUnlessJson: true,
+      tokenErrors: 'github',
+      paths: { authorize: '/login/oauth/authorize', token: '/login/oauth/access_token' },
       refresh: 'none',
       expiresIn: null,
       revoke: 'github',
-      whoAmI: [{ path: '/user', answer: (a) => ({ login: a.name, id: Number.parseInt(a.id.replace(/\D/g, '') || '1', 10), name: a.name }) }],
+      apiErrors: 'github',
+      requireUserAgent: true,
+      whoAmI: [
+        {
+          path: '/user',
+          answer: (a) => ({
+            login: a.name,
+            id: Number.parseInt(a.id.replace(/\D/g, '') || '1', 10),
+            node_id: `U_kgDO${a.id}`,
+            type: 'User',
+            name: a.name,
+            html_url: `https://github.com/${a.name}`,
+            public_repos: 12,
+          }),
+        },
+      ],
       account: { id: '4242', name: 'octo-connector' },
     },
     // Google: a refresh token only with access_type=offline&prompt=consent; refresh answers carry none.
@@ -503,16 +873,22 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
       name: 'Google',
       tokenAuth: 'body',
       body: 'form',
+      // accounts.google.com/o/oauth2/v2/auth, oauth2.googleapis.com/token and /revoke, on one origin here.
+      paths: { authorize: '/o/oauth2/v2/auth', token: '/token' },
+      revokePath: '/revoke',
       refresh: 'static',
       refreshTokenRequires: { access_type: 'offline', prompt: 'consent' },
       expiresIn: 3599,
       revoke: 'google',
+      invalidGrantDescription: 'Token has been expired or revoked.',
+      apiErrors: 'google',
       whoAmI: [
         { path: '/v1/userinfo', answer: (a) => ({ sub: a.id, email: `${a.name.toLowerCase().replace(/\s+/g, '.')}@gmail.example`, name: a.name }) },
         {
           path: '/youtube/v3/channels',
           answer: (a) => ({ kind: 'youtube#channelListResponse', items: [{ id: `UC${a.id}`, snippet: { title: `${a.name} channel` } }] }),
         },
+        ...GOOGLE_APIS,
       ],
       account: { id: '1122334455', name: 'Gloria Google' },
     },
@@ -521,10 +897,21 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
       name: 'Fitbit',
       tokenAuth: 'basic',
       body: 'form',
+      paths: { authorize: '/oauth2/authorize', token: '/oauth2/token' },
+      revokePath: '/oauth2/revoke',
       refresh: 'rotating',
       expiresIn: 28_800,
       revoke: 'rfc7009',
-      whoAmI: [{ path: '/1/user/-/profile.json', answer: (a) => ({ user: { encodedId: a.id, displayName: a.name } }) }],
+      tokenErrors: 'fitbit',
+      apiErrors: 'fitbit',
+      whoAmI: [
+        {
+          path: '/1/user/-/profile.json',
+          answer: (a) => ({
+            user: { encodedId: a.id, displayName: a.name, fullName: a.name, memberSince: '2019-03-14', timezone: 'Europe/Madrid', averageDailySteps: 8412 },
+          }),
+        },
+      ],
       account: { id: 'B4FIT1', name: 'Fiona Fitbit' },
     },
     // SoundCloud: rotating refresh tokens, client in the body, PKCE required, `Authorization: OAuth <token>`.
@@ -532,13 +919,29 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
       name: 'SoundCloud',
       tokenAuth: 'body',
       body: 'form',
+      // secure.soundcloud.com/authorize and /oauth/token.
+      paths: { authorize: '/authorize', token: '/oauth/token' },
       requireNoScope: true,
       pkce: 'required',
       refresh: 'rotating',
       expiresIn: 3600,
       revoke: 'soundcloud',
       apiAuthScheme: 'OAuth',
-      whoAmI: [{ path: '/me', answer: (a) => ({ id: Number.parseInt(a.id, 10) || 7, username: a.name, permalink: a.name.toLowerCase() }) }],
+      apiErrors: 'soundcloud',
+      whoAmI: [
+        {
+          path: '/me',
+          answer: (a) => ({
+            kind: 'user',
+            id: Number.parseInt(a.id, 10) || 7,
+            urn: `soundcloud:users:${a.id}`,
+            username: a.name,
+            permalink: a.name.toLowerCase(),
+            permalink_url: `https://soundcloud.com/${a.name.toLowerCase()}`,
+            track_count: 3,
+          }),
+        },
+      ],
       account: { id: '777', name: 'sam-soundcloud' },
     },
     // Notion: Basic auth + JSON body + Notion-Version on every call; owner=user; the owner comes in the token answer.
@@ -546,12 +949,16 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
       name: 'Notion',
       tokenAuth: 'basic',
       body: 'json',
+      paths: { authorize: '/v1/oauth/authorize', token: '/v1/oauth/token' },
+      revokePath: '/v1/oauth/revoke',
       requiredHeaders: { 'Notion-Version': '2022-06-28' },
       requireNoScope: true,
       requiredAuthParams: { owner: 'user' },
       refresh: 'rotating',
       expiresIn: 3600,
       revoke: 'notion',
+      apiErrors: 'notion',
+      apiBasePath: '/v1',
       whoAmI: [
         {
           path: '/v1/users/me',
@@ -570,23 +977,35 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
       name: 'Bungie',
       tokenAuth: 'basic',
       body: 'form',
+      // www.bungie.net/en/OAuth/Authorize and /platform/app/oauth/token/ (lower case, trailing slash).
+      paths: { authorize: '/en/OAuth/Authorize', token: '/platform/app/oauth/token/' },
       requiredHeaders: { 'X-API-Key': apiKey },
       requireNoScope: true,
       pkce: 'refused',
       refresh: 'rotating',
       expiresIn: 3600,
       revoke: 'none',
+      apiErrors: 'bungie',
+      apiBasePath: '/Platform',
       whoAmI: [
         {
           path: '/Platform/User/GetMembershipsForCurrentUser/',
           answer: (a) => ({
-            Response: { bungieNetUser: { membershipId: a.id, displayName: a.name }, destinyMemberships: [] },
+            Response: {
+              bungieNetUser: { membershipId: a.id, displayName: a.name, uniqueName: a.name },
+              destinyMemberships: [{ membershipType: 3, membershipId: `4611686018${a.id.slice(-9)}`, displayName: a.name.split('#')[0], crossSaveOverride: 0 }],
+              primaryMembershipId: `4611686018${a.id.slice(-9)}`,
+            },
             ErrorCode: 1,
+            ThrottleSeconds: 0,
             ErrorStatus: 'Success',
+            Message: 'Ok',
+            MessageData: {},
           }),
         },
       ],
-      tokenAnswerExtras: (a) => ({ membership_id: a.id }),
+      // Refresh tokens last 90 days and are single use.
+      tokenAnswerExtras: (a) => ({ membership_id: a.id, refresh_expires_in: 7_776_000 }),
       account: { id: '4611686018', name: 'Guardian#1234' },
     },
     // Spotify: Basic auth, a one-hour token, a refresh token that lasts (refresh answers usually carry none).
@@ -594,10 +1013,28 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
       name: 'Spotify',
       tokenAuth: 'basic',
       body: 'form',
-      refresh: 'static',
+      // accounts.spotify.com/authorize and /api/token.
+      paths: { authorize: '/authorize', token: '/api/token' },
+      refresh: 'sometimes',
       expiresIn: 3600,
       revoke: 'none',
-      whoAmI: [{ path: '/v1/me', answer: (a) => ({ id: a.id, display_name: a.name, type: 'user' }) }],
+      apiErrors: 'spotify',
+      apiBasePath: '/v1',
+      whoAmI: [
+        {
+          path: '/v1/me',
+          answer: (a) => ({
+            id: a.id,
+            display_name: a.name,
+            type: 'user',
+            uri: `spotify:user:${a.id}`,
+            href: `https://api.spotify.com/v1/users/${a.id}`,
+            external_urls: { spotify: `https://open.spotify.com/user/${a.id}` },
+            followers: { href: null, total: 3 },
+            images: [],
+          }),
+        },
+      ],
       account: { id: 'spoti-user-31', name: 'Sofía Spotify' },
     },
     // Philips Hue (remote API): Basic auth, no scope, rotating refresh tokens, a 7-day token, no who-am-I endpoint.
@@ -623,6 +1060,9 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
       refresh: 'rotating',
       expiresIn: 3599,
       revoke: 'none',
+      tokenErrors: 'microsoft',
+      apiErrors: 'graph',
+      apiBasePath: '/v1.0',
       whoAmI: [
         {
           path: '/v1.0/me',
@@ -780,7 +1220,7 @@ export async function startServiceStandIns(options = {}) {
           app_secret: standIn.clientSecret,
           auth_url: standIn.authorizeUrl,
           token_url: standIn.tokenUrl,
-          base_url: family === 'microsoft' ? `${standIn.url}/v1.0` : standIn.url,
+          base_url: `${standIn.url}${o.apiBasePath ?? ''}`,
           // A family without a who-am-I endpoint (Philips Hue) leaves it empty, like the catalog row.
           user_url: userPath ? `${standIn.url}${userPath}${serviceName === 'youtube' ? '?part=snippet&mine=true' : ''}` : '',
           token_auth: o.tokenAuth ?? 'body',

@@ -43,11 +43,15 @@ export class ServiceApiBaseQuery extends Query<string | null> {
 /**
  * A usable access token of the person's connection (refreshed first when due, under the same
  * lock as the workers). Fails with 409 when not connected or waiting for a reconnect.
+ * `rejectedAccessToken`: the provider's API just refused this token (401: expired early,
+ * revoked); when it is still the stored one and the connection can refresh, it is refreshed now
+ * (once, whoever asks: the refresh lock and a compare on the stored token).
  */
 export class ServiceAccessTokenQuery extends Query<UsableToken> {
   constructor(
     readonly userId: string,
     readonly serviceName: string,
+    readonly rejectedAccessToken?: string,
   ) {
     super();
   }

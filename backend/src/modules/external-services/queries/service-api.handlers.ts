@@ -16,7 +16,7 @@ export class ServiceApiBaseHandler implements IQueryHandler<ServiceApiBaseQuery>
 export class ServiceAccessTokenHandler implements IQueryHandler<ServiceAccessTokenQuery> {
   constructor(private readonly tokens: TokenAccess) {}
 
-  execute({ userId, serviceName }: ServiceAccessTokenQuery): Promise<UsableToken> {
-    return this.tokens.accessTokenFor(userId, serviceName);
+  execute({ userId, serviceName, rejectedAccessToken }: ServiceAccessTokenQuery): Promise<UsableToken> {
+    return this.tokens.accessTokenFor(userId, serviceName, rejectedAccessToken);
   }
 }
