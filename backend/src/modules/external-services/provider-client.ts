@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { outboundFetch, type OutboundFetch } from '../../core/http/outbound-fetch.js';
 import type { ExternalService } from './entities/external-service.entity.js';
 
 /** What a call to the token endpoint needs from a catalog row. */
@@ -87,6 +89,13 @@ export function accountOf(me: unknown): { id?: string; name?: string } {
  */
 @Injectable()
 export class ProviderClient {
+  /** Catalog URLs reach public addresses only in production (decision 0050): checked at connection time. */
+  private readonly fetch: OutboundFetch;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.fetch = outboundFetch(config.allowPrivateServiceUrls);
+  }
+
   headers(service: Pick<ExternalService, 'extraHeaders' | 'apiKeyHeader'>, apiKey: string | undefined): Record<string, string> {
     return { ...service.extraHeaders, ...(service.apiKeyHeader && apiKey ? { [service.apiKeyHeader]: apiKey } : {}) };
   }
@@ -113,7 +122,7 @@ export class ProviderClient {
     }
     let response: Response;
     try {
-      response = await fetch(service.tokenUrl, { method: 'POST', headers, body, signal: AbortSignal.timeout(TIMEOUT_MS) });
+      response = await this.fetch(service.tokenUrl, { method: 'POST', headers, body, signal: AbortSignal.timeout(TIMEOUT_MS) });
     } catch (error) {
       throw new TokenEndpointError('network', 0, `The token endpoint did not answer (${error instanceof Error ? error.message : 'error'}).`);
     }
@@ -144,7 +153,7 @@ export class ProviderClient {
     const fromAnswer = typeof tokenAnswer?.membership_id === 'string' ? { id: tokenAnswer.membership_id.slice(0, 255) } : {};
     if (!service.userUrl) return fromAnswer;
     try {
-      const response = await fetch(service.userUrl, {
+      const response = await this.fetch(service.userUrl, {
         headers: {
           authorization: `${service.apiAuthScheme} ${accessToken}`,
           accept: 'application/json',

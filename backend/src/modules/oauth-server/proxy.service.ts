@@ -10,6 +10,7 @@ import { ServiceAccessTokenQuery, ServiceApiBaseQuery } from '../external-servic
 import { insufficientScope, invalidToken } from './oauth.errors.js';
 import type { AccessTokenInfo } from './token-store.service.js';
 import { msg } from '../../core/i18n/messages.js';
+import { isPrivateHost, publicOnlyLookup } from '../../core/util/private-address.js';
 
 const UPSTREAM_TIMEOUT_MS = 15_000;
 const MAX_UPSTREAM_BYTES = 10 * 1024 * 1024;
@@ -41,6 +42,7 @@ class ProxyError extends AppError {}
 @Injectable()
 export class ProxyService {
   private readonly limit: RateLimit;
+  private readonly allowPrivate: boolean;
 
   constructor(
     private readonly queries: QueryBus,
@@ -48,6 +50,7 @@ export class ProxyService {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.limit = rateLimits.create({ name: 'oauth:proxy', points: config.oauth.proxyRatePerMinute, durationSeconds: 60 });
+    this.allowPrivate = config.allowPrivateServiceUrls;
   }
 
   /** The provider URL for `path` under the service's API base, or an error for anything that escapes it. */
@@ -95,6 +98,7 @@ export class ProxyService {
       input.method,
       headers,
       input.body && input.body.length > 0 && !['GET', 'HEAD'].includes(input.method) ? input.body : undefined,
+      !this.allowPrivate,
     );
     if (answer === 'timeout') throw new ProxyError(504, 'upstream_timeout', `${serviceName} no respondió a tiempo.`);
     if (answer === 'unreachable') throw new ProxyError(502, 'upstream_unreachable', `${serviceName} no respondió.`);
@@ -112,6 +116,11 @@ export class ProxyService {
 const AGENTS = {
   'http:': new http.Agent({ keepAlive: true, maxSockets: 256 }),
   'https:': new https.Agent({ keepAlive: true, maxSockets: 256 }),
+};
+/** The same, for production without ALLOW_PRIVATE_SERVICE_URLS: each address connected to is checked (decision 0050, DNS rebinding). */
+const PUBLIC_ONLY_AGENTS = {
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 256, lookup: publicOnlyLookup() }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 256, lookup: publicOnlyLookup() }),
 };
 
 interface UpstreamAnswer {
@@ -133,7 +142,11 @@ export function callUpstream(
   method: string,
   headers: Record<string, string>,
   body: Buffer | undefined,
+  publicOnly = false,
 ): Promise<UpstreamAnswer | 'timeout' | 'unreachable'> {
+  // A private or loopback address written as such never reaches a lookup: refused here.
+  if (publicOnly && isPrivateHost(url.hostname)) return Promise.resolve('unreachable');
+  const agents = publicOnly ? PUBLIC_ONLY_AGENTS : AGENTS;
   return new Promise((resolve) => {
     let settled = false;
     let timedOut = false;
@@ -151,7 +164,7 @@ export function callUpstream(
     };
     const client = url.protocol === 'https:' ? https : http;
     try {
-      request = client.request(url, { method, headers, agent: AGENTS[url.protocol as keyof typeof AGENTS] }, (response) => {
+      request = client.request(url, { method, headers, agent: agents[url.protocol as keyof typeof AGENTS] }, (response) => {
         const chunks: Buffer[] = [];
         let size = 0;
         const answer = (content: Buffer | null) => finish({ status: response.statusCode ?? 502, headers: response.headers, body: content });
