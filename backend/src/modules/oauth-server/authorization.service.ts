@@ -610,7 +610,8 @@ export class AuthorizationService {
     for (const { id } of grants) tokens += await this.tokens.revokeGrant(id);
     const client = await this.db.selectFrom('oauth_clients').select('client_id').where('id', '=', clientRowId).executeTakeFirst();
     this.logger.log({ clientRowId, reason, grants: grants.length, tokens }, 'Every grant and token of an app revoked');
-    if (client && (reason === 'suspended' || grants.length + tokens > 0)) await this.events.publish(new AppAccessRevokedEvent(client.client_id, reason, grants.length, tokens));
+    if (client && (reason === 'suspended' || grants.length + tokens > 0))
+      await this.events.publish(new AppAccessRevokedEvent(client.client_id, reason, grants.length, tokens));
     return { grants: grants.length, tokens };
   }
 
