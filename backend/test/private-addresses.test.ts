@@ -4,6 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { outboundFetch } from '../src/core/http/outbound-fetch.js';
 import { isPrivateAddress, PrivateAddressError, publicOnlyLookup, resolvesToPrivate } from '../src/core/util/private-address.js';
+import type { AppConfig } from '../src/config/config.js';
+import type { AuthError } from '../src/modules/auth/auth.errors.js';
+import { OidcVerifier } from '../src/modules/auth/oidc-verifier.js';
 import { callUpstream } from '../src/modules/oauth-server/proxy.service.js';
 import { bearer, seedUsers, type SeededUser } from './helpers/seed.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -107,6 +110,33 @@ describe('private addresses behind names, at save time and at connection time (d
     const open = await callUpstream(new URL(`http://${name}:${server.port}/v1/me`), 'GET', {}, undefined, false);
     expect(open).toMatchObject({ status: 200 });
     expect(server.hits()).toBe(hitsBefore + 1);
+  });
+
+  it("connection time: a login provider's OpenID discovery is refused too", async () => {
+    let hits = 0;
+    const oidc = http.createServer((req, res) => {
+      hits++;
+      res.setHeader('content-type', 'application/json');
+      const base = `http://${name}:${(oidc.address() as AddressInfo).port}`;
+      res.end(req.url === '/.well-known/openid-configuration' ? JSON.stringify({ issuer: base, jwks_uri: `${base}/jwks` }) : '{"keys":[]}');
+    });
+    await new Promise<void>((resolve) => oidc.listen(0, '0.0.0.0', resolve));
+    try {
+      const baseUrl = `http://${name}:${(oidc.address() as AddressInfo).port}`;
+      const token = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln';
+      const guarded = new OidcVerifier({ allowPrivateServiceUrls: false } as AppConfig);
+      const refused = (await guarded.verify(token, { baseUrl, audience: 'life', nonce: 'n' }).catch((error: unknown) => error)) as AuthError;
+      expect([refused.status, refused.code]).toEqual([502, 'provider_error']);
+      expect(hits).toBe(0);
+      // Where private addresses are allowed the same verifier reads discovery and the JWKS (and refuses the fake token).
+      const open = (await new OidcVerifier({ allowPrivateServiceUrls: true } as AppConfig)
+        .verify(token, { baseUrl, audience: 'life', nonce: 'n' })
+        .catch((error: unknown) => error)) as AuthError;
+      expect(open.code).toBe('invalid_id_token');
+      expect(hits).toBe(2);
+    } finally {
+      await new Promise<void>((resolve) => oidc.close(() => resolve()));
+    }
   });
 
   it('DNS rebinding: the address checked is the one connected to, not the answer seen when the URL was saved', async () => {
