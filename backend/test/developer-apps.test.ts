@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
+import { CommandBus } from '@nestjs/cqrs';
+import { UpdateOAuthClientCommand } from '../src/modules/oauth-server/public/commands.js';
 import { bearer, seedUsers, type SeededUser } from './helpers/seed.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -267,6 +270,8 @@ describe('apps people register on their profile (decision 0037; real PostgreSQL 
     const person = people[5]!;
     const tokens = await tokensFor(app, person);
     expect((await t.fetch('/api/v1/me', { headers: bearer(tokens.access_token) })).status).toBe(200);
+    const before = (await (await send(person, '/api/users/me/apps', 'GET')).json()) as Json[];
+    expect(before.map((grant) => grant.client_id)).toContain(app.client_id);
     // A code issued before the suspension is not exchanged after it.
     const pending = await json(
       await send(person, '/oauth/authorize', 'POST', { client_id: app.client_id, redirect_uri: REDIRECT, scope: 'openid', action: 'allow' }),
@@ -301,11 +306,62 @@ describe('apps people register on their profile (decision 0037; real PostgreSQL 
     expect((await list(fran)).items.find((item: Json) => item.id === app.id).suspended).toBe(true);
     expect((await consentInfo(app)).status).toBe(400);
 
+    // Decision 0050: the suspension revoked everything the app held, in the database, not only refused it.
+    const rows = await t.db.query<Json>('select revoked_at, revoked_reason from oauth_tokens where client_id = $1', [app.id]);
+    expect(rows.rows.length).toBeGreaterThan(0);
+    for (const row of rows.rows) expect([row.revoked_at === null, row.revoked_reason]).toEqual([false, 'client_revoked']);
+    const grants = await t.db.query<Json>('select revoked_at from oauth_grants where client_id = $1', [app.id]);
+    expect(grants.rows.map((row) => row.revoked_at === null)).toEqual([false]);
+    const audited = (await events('oauth.app_access_revoked')).find((event) => event.target_id === app.client_id);
+    expect(audited).toMatchObject({ actor_id: admin.id, target_type: 'oauth_client', details: { reason: 'suspended', grants: 1, pairs: 1 } });
+
     const lifted = await send(admin, `/oauth_clients/${app.id}/unsuspend`, 'POST');
     expect([lifted.status, (await json(lifted)).suspended]).toEqual([200, false]);
     expect((await consentInfo(app)).status).toBe(200);
-    // The token was never revoked, only refused while the app was suspended.
-    expect((await t.fetch('/api/v1/me', { headers: bearer(tokens.access_token) })).status).toBe(200);
+    // Lifting it brings nothing back: the tokens stay revoked, the refresh token too, and the code.
+    expect((await t.fetch('/api/v1/me', { headers: bearer(tokens.access_token) })).status).toBe(401);
+    expect((await t.fetch('/oauth/userinfo', { headers: bearer(tokens.access_token) })).status).toBe(401);
+    const afterRefresh = await t.fetch(
+      '/oauth/token',
+      form({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: app.client_id, client_secret: app.client_secret }),
+    );
+    expect([afterRefresh.status, (await json(afterRefresh)).error]).toEqual([400, 'invalid_grant']);
+    const afterCode = await t.fetch(
+      '/oauth/token',
+      form({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: app.client_id, client_secret: app.client_secret }),
+    );
+    expect([afterCode.status, (await json(afterCode)).error]).toEqual([400, 'invalid_grant']);
+    const introspected = await t.fetch('/oauth/introspect', form({ token: tokens.access_token }, { authorization: basic(app.client_id, app.client_secret) }));
+    expect([introspected.status, await json(introspected)]).toEqual([200, { active: false }]);
+    // The person has to consent again: no grant of theirs is left for the app.
+    const held = (await (await send(person, '/api/users/me/apps', 'GET')).json()) as Json[];
+    expect(held.map((grant) => grant.client_id)).not.toContain(app.client_id);
+    const again = await tokensFor(app, person);
+    expect((await t.fetch('/api/v1/me', { headers: bearer(again.access_token) })).status).toBe(200);
+  });
+
+  it("an admin's edit keeps a person-made app to the scopes about the person (decision 0050)", async () => {
+    const [bea] = await seedUsers(t.db, 1);
+    const app = await createApp(bea!, { name: 'Alcance', allowed_scopes: ['openid'] });
+    // Over HTTP: a scope outside the person scopes is refused, the app is untouched.
+    const refused = await send(admin, `/oauth_clients/${app.id}`, 'PUT', { allowed_scopes: ['openid', 'admin'] });
+    expect(refused.status).toBe(400);
+    expect((await json(refused)).error).toBeDefined();
+    // And by the oauth-server itself, whatever the caller: the rule does not rest on the HTTP schema.
+    const bus = t.app.get(CommandBus);
+    const update = (id: string, input: Json) => RequestContext.create(t.app.get(MikroORM).em, () => bus.execute(new UpdateOAuthClientCommand(id, input)));
+    const error = (await update(app.id, { name: 'Cambiada', allowed_scopes: ['openid', 'company:reports'] }).catch((caught: unknown) => caught)) as Json;
+    expect([error.status, error.code]).toEqual([400, 'developer_app_scope']);
+    const row = (await t.db.query<Json>('select name, allowed_scopes from oauth_clients where id = $1', [app.id])).rows[0]!;
+    expect(row).toEqual({ name: 'Alcance', allowed_scopes: ['openid'] });
+    // A person scope is fine, and the admin may still edit the app.
+    const widened = await send(admin, `/oauth_clients/${app.id}`, 'PUT', { allowed_scopes: ['openid', 'email', 'service:github'] });
+    expect([widened.status, (await json(widened)).allowed_scopes]).toEqual([200, ['openid', 'email', 'service:github']]);
+    // The company's own apps are not held to it.
+    const company = await json(await send(admin, '/oauth_clients', 'POST', { name: 'Informes', redirect_uris: [REDIRECT] }));
+    await expect(update(company.id, { allowed_scopes: ['openid', 'company:reports'] })).resolves.toMatchObject({
+      allowed_scopes: ['openid', 'company:reports'],
+    });
   });
 
   it('audits create, update, secret rotation, delete, verify and suspend, naming the app and never a secret', async () => {
@@ -336,6 +392,48 @@ describe('apps people register on their profile (decision 0037; real PostgreSQL 
     const rows = await t.db.query<Json>(`select * from audit_events where action like 'developer.%'`);
     expect(JSON.stringify(rows.rows)).not.toContain(rotated.client_secret);
     expect(JSON.stringify(rows.rows)).not.toContain(app.client_secret);
+  });
+
+  it("stops the moment its person asks to erase their account: suspended, other people's tokens revoked, theirs too (decision 0050)", async () => {
+    const [ines, client, bystander] = await seedUsers(t.db, 3);
+    const app = await createApp(ines!, { name: 'De Inés' });
+    const other = await createApp(bystander!, { name: 'De otra persona' });
+    // Someone else uses Inés's app; Inés uses someone else's app.
+    const theirs = await tokensFor(app, client!);
+    const hers = await tokensFor(other, ines!);
+    const untouched = await tokensFor(other, client!);
+    // Each app introspects its own tokens.
+    const introspect = (by: Json, token: string) => t.fetch('/oauth/introspect', form({ token }, { authorization: basic(by.client_id, by.client_secret) }));
+    expect((await json(await introspect(app, theirs.access_token))).active).toBe(true);
+    expect((await json(await introspect(other, hers.access_token))).active).toBe(true);
+    for (const token of [theirs.access_token, hers.access_token]) expect((await t.fetch('/api/v1/me', { headers: bearer(token) })).status).toBe(200);
+
+    const erase = await send(ines!, '/api/users/me/erase', 'POST', { confirm: ines!.username });
+    expect(erase.status).toBe(202);
+
+    // At once, before any erasure job: her app is suspended and everything it held revoked.
+    const row = (await t.db.query<Json>('select suspended from oauth_clients where id = $1', [app.id])).rows[0]!;
+    expect(row.suspended).toBe(true);
+    for (const token of [theirs.access_token, hers.access_token]) expect((await t.fetch('/api/v1/me', { headers: bearer(token) })).status).toBe(401);
+    expect(await json(await introspect(other, hers.access_token))).toEqual({ active: false });
+    // Her app can no longer even authenticate to ask.
+    expect((await introspect(app, theirs.access_token)).status).toBe(401);
+    const refresh = await t.fetch(
+      '/oauth/token',
+      form({ grant_type: 'refresh_token', refresh_token: theirs.refresh_token, client_id: app.client_id, client_secret: app.client_secret }),
+    );
+    expect([refresh.status, (await json(refresh)).error]).toEqual([400, 'invalid_client']);
+    const revoked = await t.db.query<Json>('select revoked_reason from oauth_tokens where client_id = $1', [app.id]);
+    expect(revoked.rows.map((token) => token.revoked_reason)).toEqual(['client_revoked']);
+    // Other people's use of other apps goes on.
+    expect((await t.fetch('/api/v1/me', { headers: bearer(untouched.access_token) })).status).toBe(200);
+    expect((await json(await introspect(other, untouched.access_token))).active).toBe(true);
+    const audited = (await events('oauth.app_access_revoked')).find((event) => event.target_id === app.client_id);
+    expect(audited).toMatchObject({ target_type: 'oauth_client', details: { reason: 'developer_erasure', grants: 1, pairs: 1 } });
+    // Lifting the suspension brings nothing it held back.
+    expect((await send(admin, `/oauth_clients/${app.id}/unsuspend`, 'POST')).status).toBe(200);
+    expect((await t.fetch('/api/v1/me', { headers: bearer(theirs.access_token) })).status).toBe(401);
+    expect(await json(await introspect(app, theirs.access_token))).toEqual({ active: false });
   });
 
   it("goes with its person's account", async () => {

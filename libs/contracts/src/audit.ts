@@ -12,6 +12,7 @@ export const AUDIT_ACTIONS = [
   'oauth.consent_given',
   'oauth.consent_denied',
   'oauth.grant_revoked',
+  'oauth.app_access_revoked',
   'oauth.refresh_reuse_detected',
   'oauth.code_replay_detected',
   // durable events of other modules (docs/architecture.md, the outbox)

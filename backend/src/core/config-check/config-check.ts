@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ConfigurationCheck, Language } from '@life/contracts';
 import { msg, render, type Message } from '../i18n/messages.js';
 import { isPrivateUrl } from '../util/private-address.js';
+import { outboundFetch } from '../http/outbound-fetch.js';
 
 /**
  * The admin panel's configuration check of a login provider or a catalog service (issue 16,
@@ -81,7 +82,8 @@ export async function probe(url: string, init: RequestInit, allowPrivate: boolea
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return { kind: 'failed', message: msg('configCheck.invalidUrl', { url }) };
   if (!allowPrivate && isPrivateUrl(url)) return { kind: 'failed', message: msg('configCheck.privateAddress', { url }) };
   try {
-    const response = await fetch(parsed, {
+    // The address connected to is checked too (a name that resolves to a private one: decision 0050).
+    const response = await outboundFetch(allowPrivate)(parsed, {
       ...init,
       redirect: 'manual',
       headers: { 'user-agent': 'Life configuration check', ...(init.headers as Record<string, string> | undefined) },

@@ -17,6 +17,7 @@ export enum AuthErrorCode {
   LoginProviderNotFound = 'login_provider_not_found',
   LoginProviderExists = 'login_provider_exists',
   PrivateServiceUrl = 'private_service_url',
+  InsecureServiceUrl = 'insecure_service_url',
 }
 
 const STATUS: Record<AuthErrorCode, number> = {
@@ -35,6 +36,7 @@ const STATUS: Record<AuthErrorCode, number> = {
   [AuthErrorCode.LoginProviderNotFound]: 404,
   [AuthErrorCode.LoginProviderExists]: 409,
   [AuthErrorCode.PrivateServiceUrl]: 400,
+  [AuthErrorCode.InsecureServiceUrl]: 400,
 };
 
 export class AuthError extends AppError {

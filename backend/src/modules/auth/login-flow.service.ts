@@ -4,6 +4,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { CommandBus, EventBus, QueryBus } from '@nestjs/cqrs';
 import type { LoginSuccess } from '@life/contracts';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { outboundFetch, type OutboundFetch } from '../../core/http/outbound-fetch.js';
 import { AppError } from '../../core/http/app-error.js';
 import { RateLimitService, type RateLimit } from '../../core/rate-limit/rate-limit.service.js';
 import { ApplyConfiguredRoleCommand, CreatePersonCommand } from '../users/public/commands.js';
@@ -65,6 +66,8 @@ export class LoginFlowService {
   /** Sign-in attempts (starts and callbacks) per client IP: slows down state guessing and provider abuse. */
   private readonly attempts: RateLimit;
   private readonly logger = new Logger('LoginFlow');
+  /** Login provider URLs reach public addresses only in production (decision 0050): checked at connection time. */
+  private readonly fetch: OutboundFetch;
 
   constructor(
     private readonly em: EntityManager,
@@ -81,6 +84,7 @@ export class LoginFlowService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.attempts = rateLimits.create({ name: 'sign-in:ip', points: config.signInRatePer10Min, durationSeconds: 600 });
+    this.fetch = outboundFetch(config.allowPrivateServiceUrls);
   }
 
   /** 'Iniciar sesión con …': counts the attempt, then where the browser goes and what binds it. */
@@ -233,7 +237,7 @@ export class LoginFlowService {
     }
     let response: Response;
     try {
-      response = await fetch(provider.tokenUrl, {
+      response = await this.fetch(provider.tokenUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body,
@@ -282,7 +286,7 @@ export class LoginFlowService {
 
   /** Claims some providers leave out of the id_token; only trusted when about the same subject. */
   private async userinfo(url: string, accessToken: string, subject: string): Promise<Record<string, unknown>> {
-    const response = await fetch(url, {
+    const response = await this.fetch(url, {
       headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
       signal: AbortSignal.timeout(TIMEOUT_MS),
     }).catch(() => undefined);
@@ -295,7 +299,7 @@ export class LoginFlowService {
     if (!provider.userUrl) throw new AuthError(AuthErrorCode.ProviderUnavailable, msg('auth.githubUserUrlMissing'));
     const headers = { authorization: `Bearer ${accessToken}`, accept: 'application/vnd.github+json', 'user-agent': 'Life' };
     const get = async (url: string) => {
-      const response = await fetch(url, { headers, signal: AbortSignal.timeout(TIMEOUT_MS) }).catch(() => undefined);
+      const response = await this.fetch(url, { headers, signal: AbortSignal.timeout(TIMEOUT_MS) }).catch(() => undefined);
       if (!response?.ok) throw new AuthError(AuthErrorCode.ProviderError, msg('auth.githubNoAccount'));
       return (await response.json()) as unknown;
     };

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { LOGIN_PROVIDERS, SECRET_MASK, type LoginProviderDto, type LoginProviderInput } from '@life/contracts';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { KeyRing } from '../../core/crypto/key-ring.js';
-import { firstPrivateUrlField } from '../../core/util/private-address.js';
+import { firstPrivateUrlFieldResolved } from '../../core/util/private-address.js';
 import { AuthError, AuthErrorCode } from './auth.errors.js';
 import type { AuthDb } from './entities/index.js';
 import { LoginProvider } from './entities/login-provider.entity.js';
@@ -93,12 +93,27 @@ export class LoginProvidersService implements OnApplicationBootstrap {
     return row.appSecretEncrypted ? this.keyRing.decrypt(row.appSecretEncrypted, secretAad(row)) : undefined;
   }
 
-  private apply(row: LoginProvider, input: LoginProviderInput): void {
-    // Production: no loopback or private addresses, unless ALLOW_PRIVATE_SERVICE_URLS=true (decision 0032).
+  /** The catalog editor's rules (decisions 0026, 0032, 0050): https in production; no private host, by name or by what it resolves to. */
+  private async checkUrls(input: LoginProviderInput): Promise<void> {
+    if (this.config.isProduction) {
+      const insecure = LOGIN_PROVIDER_URL_FIELDS.find((field) => {
+        const value = input[field]?.trim();
+        if (!value) return false;
+        try {
+          return new URL(value).protocol !== 'https:';
+        } catch {
+          return true;
+        }
+      });
+      if (insecure) throw new AuthError(AuthErrorCode.InsecureServiceUrl, msg('services.serviceHttpsInProduction', { field: insecure }));
+    }
     if (!this.config.allowPrivateServiceUrls) {
-      const local = firstPrivateUrlField(input, LOGIN_PROVIDER_URL_FIELDS);
+      const local = await firstPrivateUrlFieldResolved(input, LOGIN_PROVIDER_URL_FIELDS);
       if (local) throw new AuthError(AuthErrorCode.PrivateServiceUrl, msg('services.privateServiceUrl', { field: local }));
     }
+  }
+
+  private apply(row: LoginProvider, input: LoginProviderInput): void {
     row.serviceName = input.service_name;
     if (input.service_type !== undefined) row.serviceType = input.service_type.trim() || 'login';
     const fields = [
@@ -129,6 +144,7 @@ export class LoginProvidersService implements OnApplicationBootstrap {
 
   async create(input: LoginProviderInput): Promise<LoginProviderDto> {
     this.assertKnownName(input.service_name);
+    await this.checkUrls(input);
     if (await this.findByName(input.service_name))
       throw new AuthError(AuthErrorCode.LoginProviderExists, msg('auth.loginProviderExists', { name: input.service_name }));
     const row = this.em.create(LoginProvider, { serviceName: input.service_name, serviceType: 'login' });
@@ -145,6 +161,7 @@ export class LoginProvidersService implements OnApplicationBootstrap {
 
   async update(id: string, input: LoginProviderInput): Promise<LoginProviderDto> {
     this.assertKnownName(input.service_name);
+    await this.checkUrls(input);
     const row = await this.em.findOne(LoginProvider, { id });
     if (!row) throw new AuthError(AuthErrorCode.LoginProviderNotFound, msg('auth.loginProviderNotFound'));
     if (input.service_name !== row.serviceName && (await this.findByName(input.service_name))) {

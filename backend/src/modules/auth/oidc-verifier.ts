@@ -1,5 +1,7 @@
-import { Injectable } from '@nestjs/common';
-import { createRemoteJWKSet, decodeJwt, jwtVerify, type JWTPayload } from 'jose';
+import { Inject, Injectable } from '@nestjs/common';
+import { createRemoteJWKSet, customFetch, decodeJwt, jwtVerify, type JWTPayload } from 'jose';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { outboundFetch, type OutboundFetch } from '../../core/http/outbound-fetch.js';
 import { AuthError, AuthErrorCode } from './auth.errors.js';
 import { msg } from '../../core/i18n/messages.js';
 
@@ -18,6 +20,12 @@ const DISCOVERY_TTL_MS = 60 * 60 * 1000;
 @Injectable()
 export class OidcVerifier {
   private readonly cache = new Map<string, Discovery>();
+  /** The discovery document and the JWKS reach public addresses only in production (decision 0050). */
+  private readonly fetch: OutboundFetch;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.fetch = outboundFetch(config.allowPrivateServiceUrls);
+  }
 
   private async discover(baseUrl: string): Promise<Discovery> {
     const cached = this.cache.get(baseUrl);
@@ -25,7 +33,7 @@ export class OidcVerifier {
     const url = `${baseUrl.replace(/\/$/, '')}/.well-known/openid-configuration`;
     let document: { issuer?: unknown; jwks_uri?: unknown };
     try {
-      const response = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(10_000) });
+      const response = await this.fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(10_000) });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       document = (await response.json()) as typeof document;
     } catch (error) {
@@ -34,7 +42,11 @@ export class OidcVerifier {
     if (typeof document.issuer !== 'string' || typeof document.jwks_uri !== 'string') {
       throw new AuthError(AuthErrorCode.ProviderError, msg('auth.oidcDiscoveryIncomplete'));
     }
-    const discovery = { issuer: document.issuer, jwks: createRemoteJWKSet(new URL(document.jwks_uri), { timeoutDuration: 10_000 }), fetchedAt: Date.now() };
+    const discovery = {
+      issuer: document.issuer,
+      jwks: createRemoteJWKSet(new URL(document.jwks_uri), { timeoutDuration: 10_000, [customFetch]: this.fetch }),
+      fetchedAt: Date.now(),
+    };
     this.cache.set(baseUrl, discovery);
     return discovery;
   }

@@ -3,7 +3,7 @@ import { CreateRequestContext } from '@mikro-orm/decorators/legacy';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { SECRET_MASK, type ExternalServiceDto, type ExternalServiceUpdate } from '@life/contracts';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
-import { firstPrivateUrlField } from '../../core/util/private-address.js';
+import { firstPrivateUrlFieldResolved } from '../../core/util/private-address.js';
 import { CATALOG_DEFAULTS } from './catalog.defaults.js';
 import { DevProviders } from './dev-providers.service.js';
 import { Connection } from './entities/connection.entity.js';
@@ -336,9 +336,9 @@ export class CatalogService implements OnApplicationBootstrap {
       });
       if (insecure) throw new ServicesError(ServicesErrorCode.InsecureServiceUrl, msg('services.serviceHttpsInProduction', { field: insecure }));
     }
-    // Nor loopback or private addresses, unless ALLOW_PRIVATE_SERVICE_URLS=true (decision 0032).
+    // Nor loopback or private addresses, by name or by what the name resolves to, unless ALLOW_PRIVATE_SERVICE_URLS=true (decisions 0032, 0050).
     if (!this.config.allowPrivateServiceUrls) {
-      const local = firstPrivateUrlField(input, SERVICE_URL_FIELDS);
+      const local = await firstPrivateUrlFieldResolved(input, SERVICE_URL_FIELDS);
       if (local) throw new ServicesError(ServicesErrorCode.PrivateServiceUrl, msg('services.privateServiceUrl', { field: local }));
     }
     // A login-type row is the card of a sign-in provider whose app is its login provider row (decision 0040).

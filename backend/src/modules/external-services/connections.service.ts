@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { outboundFetch } from '../../core/http/outbound-fetch.js';
 import { OneTimeStore } from '../../core/redis/one-time-store.js';
 import { CatalogService, serviceCallbackUrl } from './catalog.service.js';
 import { CredentialsService } from './credentials.service.js';
@@ -220,6 +221,8 @@ export class ConnectionsService {
     const basic = `Basic ${Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret ?? '')}`).toString('base64')}`;
     const headers = this.client.headers(service, this.catalog.apiKey(service));
     const signal = AbortSignal.timeout(10_000);
+    // The catalog's revocation URL reaches public addresses only in production (decision 0050).
+    const fetch = outboundFetch(this.config.allowPrivateServiceUrls);
     let response: Response;
     switch (service.revokeStyle) {
       case 'github':

@@ -1,5 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { networkReason } from '../../core/config-check/config-check.js';
+import { outboundFetch, type OutboundFetch } from '../../core/http/outbound-fetch.js';
 import type { ExternalService } from './entities/external-service.entity.js';
 
 /** What a call to the token endpoint needs from a catalog row. */
@@ -96,6 +98,13 @@ export function accountOf(me: unknown): { id?: string; name?: string } {
  */
 @Injectable()
 export class ProviderClient {
+  /** Catalog URLs reach public addresses only in production (decision 0050): checked at connection time. */
+  private readonly fetch: OutboundFetch;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.fetch = outboundFetch(config.allowPrivateServiceUrls);
+  }
+
   headers(service: Pick<ExternalService, 'extraHeaders' | 'apiKeyHeader'>, apiKey: string | undefined): Record<string, string> {
     return { ...service.extraHeaders, ...(service.apiKeyHeader && apiKey ? { [service.apiKeyHeader]: apiKey } : {}) };
   }
@@ -128,7 +137,7 @@ export class ProviderClient {
     }
     let response: Response;
     try {
-      response = await fetch(service.tokenUrl, {
+      response = await this.fetch(service.tokenUrl, {
         method: 'POST',
         headers,
         body,
@@ -170,7 +179,7 @@ export class ProviderClient {
     const fromAnswer = typeof tokenAnswer?.membership_id === 'string' ? { id: tokenAnswer.membership_id.slice(0, 255) } : {};
     if (!service.userUrl) return fromAnswer;
     try {
-      const response = await fetch(service.userUrl, {
+      const response = await this.fetch(service.userUrl, {
         headers: {
           authorization: `${service.apiAuthScheme} ${accessToken}`,
           accept: 'application/json',

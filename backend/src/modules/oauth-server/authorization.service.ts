@@ -9,7 +9,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { KeyRing } from '../../core/crypto/key-ring.js';
 import { AppError } from '../../core/http/app-error.js';
 import { SessionPersonQuery, SessionStartQuery } from '../auth/public/queries.js';
-import { ConsentDeniedEvent, ConsentGivenEvent, GrantRevokedEvent } from './public/events.js';
+import { AppAccessRevokedEvent, ConsentDeniedEvent, ConsentGivenEvent, GrantRevokedEvent } from './public/events.js';
 import { ClientsService, redirectUriForbidden, redirectUriMatches } from './clients.service.js';
 import type { OAuthServerDb } from './entities/index.js';
 import type { ClientRecord } from './client-cache.js';
@@ -583,6 +583,35 @@ export class AuthorizationService {
     }
     tokens += await this.tokens.revokeAllOfUser(userId);
     await this.spendCodes('user_id', userId);
+    return { grants: grants.length, tokens };
+  }
+
+  /**
+   * Everything an app holds (decision 0050): every live grant of every person (so coming back
+   * needs their consent again), its unexchanged codes, and every live token issued to it, for
+   * people or for itself. Used when an admin suspends the app and when its developer asks to
+   * erase their account. Safe to run again; the audit log hears of it with the counts.
+   */
+  async revokeAppAccess(clientRowId: string, reason: 'suspended' | 'developer_erasure'): Promise<{ grants: number; tokens: number }> {
+    const grants = await this.db
+      .updateTable('oauth_grants')
+      .set({ revoked_at: now(), updated_at: now() })
+      .where('client_id', '=', clientRowId)
+      .where('revoked_at', 'is', null)
+      .returning('id')
+      .execute();
+    await this.db
+      .updateTable('oauth_codes')
+      .set((eb) => ({ used_at: eb.fn.coalesce('used_at', now()) }))
+      .where('client_id', '=', clientRowId)
+      .execute();
+    // Grants first: a token a refresh is issuing meanwhile is then revoked at birth (TokenStore.insert).
+    let tokens = await this.tokens.revokeAllOfClient(clientRowId);
+    for (const { id } of grants) tokens += await this.tokens.revokeGrant(id);
+    const client = await this.db.selectFrom('oauth_clients').select('client_id').where('id', '=', clientRowId).executeTakeFirst();
+    this.logger.log({ clientRowId, reason, grants: grants.length, tokens }, 'Every grant and token of an app revoked');
+    if (client && (reason === 'suspended' || grants.length + tokens > 0))
+      await this.events.publish(new AppAccessRevokedEvent(client.client_id, reason, grants.length, tokens));
     return { grants: grants.length, tokens };
   }
 

@@ -4,6 +4,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { EntityManager } from '@mikro-orm/postgresql';
 import {
   DEFAULT_CLIENT_SCOPES,
+  isPersonScope,
   type CreateOAuthClient,
   type OAuthClientStandingAction,
   type OAuthClientView,
@@ -135,6 +136,15 @@ export class ClientsService {
     return toClientView(client);
   }
 
+  /** A person asked to erase their account: every app they made is suspended now (decision 0050); their row ids. */
+  async suspendAllOf(developerId: string): Promise<string[]> {
+    const apps = await this.em.find(OAuthClient, { developer: developerId });
+    for (const app of apps) app.suspended = true;
+    await this.em.flush();
+    for (const app of apps) await this.changed(app.clientId);
+    return apps.map((app) => app.id);
+  }
+
   async create(input: CreateOAuthClient, ownerId: string | null): Promise<OAuthClientWithSecret> {
     const secret = input.client_type === 'public' ? null : newSecret(CLIENT_SECRET_PREFIX);
     const client = this.em.create(OAuthClient, {
@@ -158,6 +168,9 @@ export class ClientsService {
   async update(id: string, input: UpdateOAuthClient): Promise<OAuthClientView> {
     const client = await this.em.findOne(OAuthClient, { id });
     if (!client) throw new ClientNotFoundError();
+    // A person-made app holds only the scopes about the person who consents, whoever edits it (decision 0050).
+    const refused = client.developer ? (input.allowed_scopes ?? []).filter((scope) => !isPersonScope(scope)) : [];
+    if (refused.length > 0) throw new AppError(400, 'developer_app_scope', msg('oauth.developerAppScope', { scopes: [...new Set(refused)].join(' ') }));
     if (input.name !== undefined) client.name = input.name;
     if (input.description !== undefined) client.description = input.description || null;
     if (input.active !== undefined) client.active = input.active;

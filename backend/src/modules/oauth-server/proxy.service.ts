@@ -10,6 +10,7 @@ import { ServiceAccessTokenQuery, ServiceApiBaseQuery } from '../external-servic
 import { insufficientScope, invalidToken } from './oauth.errors.js';
 import type { AccessTokenInfo } from './token-store.service.js';
 import { msg } from '../../core/i18n/messages.js';
+import { isPrivateHost, publicOnlyLookup } from '../../core/util/private-address.js';
 
 const UPSTREAM_TIMEOUT_MS = 15_000;
 const MAX_UPSTREAM_BYTES = 10 * 1024 * 1024;
@@ -41,6 +42,7 @@ class ProxyError extends AppError {}
 @Injectable()
 export class ProxyService {
   private readonly limit: RateLimit;
+  private readonly allowPrivate: boolean;
 
   constructor(
     private readonly queries: QueryBus,
@@ -48,6 +50,7 @@ export class ProxyService {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.limit = rateLimits.create({ name: 'oauth:proxy', points: config.oauth.proxyRatePerMinute, durationSeconds: 60 });
+    this.allowPrivate = config.allowPrivateServiceUrls;
   }
 
   /** The provider URL for `path` under the service's API base, or an error for anything that escapes it. */
@@ -91,14 +94,14 @@ export class ProxyService {
     Object.assign(headers, usable.headers, { authorization: `${usable.scheme} ${usable.accessToken}` });
 
     const body = input.body && input.body.length > 0 && !['GET', 'HEAD'].includes(input.method) ? input.body : undefined;
-    let answer = await callUpstream(url, input.method, headers, body);
+    let answer = await callUpstream(url, input.method, headers, body, !this.allowPrivate);
     // The provider refused a token our expiry called good (expired early, revoked, its clock):
     // refresh it now, if the connection can, and try once more with the new one.
     if (answer !== 'timeout' && answer !== 'unreachable' && answer.status === 401) {
       const fresh = await this.queries.execute(new ServiceAccessTokenQuery(token.userId, serviceName, usable.accessToken));
       if (fresh.accessToken !== usable.accessToken) {
         Object.assign(headers, fresh.headers, { authorization: `${fresh.scheme} ${fresh.accessToken}` });
-        answer = await callUpstream(url, input.method, headers, body);
+        answer = await callUpstream(url, input.method, headers, body, !this.allowPrivate);
       }
     }
     if (answer === 'timeout') throw new ProxyError(504, 'upstream_timeout', `${serviceName} no respondió a tiempo.`);
@@ -117,6 +120,11 @@ export class ProxyService {
 const AGENTS = {
   'http:': new http.Agent({ keepAlive: true, maxSockets: 256 }),
   'https:': new https.Agent({ keepAlive: true, maxSockets: 256 }),
+};
+/** The same, for production without ALLOW_PRIVATE_SERVICE_URLS: each address connected to is checked (decision 0050, DNS rebinding). */
+const PUBLIC_ONLY_AGENTS = {
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 256, lookup: publicOnlyLookup() }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 256, lookup: publicOnlyLookup() }),
 };
 
 interface UpstreamAnswer {
@@ -138,7 +146,11 @@ export function callUpstream(
   method: string,
   headers: Record<string, string>,
   body: Buffer | undefined,
+  publicOnly = false,
 ): Promise<UpstreamAnswer | 'timeout' | 'unreachable'> {
+  // A private or loopback address written as such never reaches a lookup: refused here.
+  if (publicOnly && isPrivateHost(url.hostname)) return Promise.resolve('unreachable');
+  const agents = publicOnly ? PUBLIC_ONLY_AGENTS : AGENTS;
   return new Promise((resolve) => {
     let settled = false;
     let timedOut = false;
@@ -156,7 +168,7 @@ export function callUpstream(
     };
     const client = url.protocol === 'https:' ? https : http;
     try {
-      request = client.request(url, { method, headers, agent: AGENTS[url.protocol as keyof typeof AGENTS] }, (response) => {
+      request = client.request(url, { method, headers, agent: agents[url.protocol as keyof typeof AGENTS] }, (response) => {
         const chunks: Buffer[] = [];
         let size = 0;
         const answer = (content: Buffer | null) => finish({ status: response.statusCode ?? 502, headers: response.headers, body: content });

@@ -8,7 +8,7 @@ import type { OAuthServerDb } from './entities/index.js';
 import { ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX, sha256 } from './secrets.js';
 import { Batcher } from './batcher.js';
 
-export type RevokeReason = 'revoked' | 'refresh_reuse' | 'code_replay' | 'grant_revoked';
+export type RevokeReason = 'revoked' | 'refresh_reuse' | 'code_replay' | 'grant_revoked' | 'client_revoked';
 
 /** What an access token stands for, as the resource API, userinfo and introspection see it. */
 export interface AccessTokenInfo {
@@ -393,7 +393,7 @@ export class TokenStore {
    * lock of a row the first pass revoked committed its new pair before the first pass ended,
    * and only a statement started after that sees the new row.
    */
-  private async revokeTokens(column: 'family_id' | 'code_id' | 'grant_id' | 'user_id', value: string, reason: string): Promise<number> {
+  private async revokeTokens(column: 'family_id' | 'code_id' | 'grant_id' | 'user_id' | 'client_id', value: string, reason: string): Promise<number> {
     let revoked = 0;
     for (let pass = 0; pass < 2; pass++) {
       const rows = await this.pool
@@ -431,6 +431,11 @@ export class TokenStore {
   /** Every live token issued for a person, whatever grant (account erasure). */
   async revokeAllOfUser(userId: string): Promise<number> {
     return this.revokeTokens('user_id', userId, 'revoked');
+  }
+
+  /** Every live token issued to an app, for people or for itself (suspension, its developer's erasure: decision 0050). */
+  async revokeAllOfClient(clientRowId: string): Promise<number> {
+    return this.revokeTokens('client_id', clientRowId, 'client_revoked');
   }
 
   /** The access token's row whatever its state, for revocation by its own client. */

@@ -130,6 +130,7 @@ export const de: Translation = {
     appTokenNotPerson: 'Dieses Token gehört zur App, nicht zu einer Person.',
     clientIdMissing: 'client_id fehlt: Die App hat sich nicht ausgewiesen.',
     clientNotFound: 'Diese App gibt es nicht.',
+    developerAppScope: 'Diese App hat eine Person erstellt: Sie darf nur Berechtigungen über die zustimmende Person haben, nicht {{scopes}}.',
     codeChallengeMissing: 'code_challenge fehlt.',
     codeNotIssued: 'Der Autorisierungscode konnte nicht ausgestellt werden.',
     dpopBoundToken: 'Dieses Token ist an einen DPoP-Schlüssel gebunden: Sende es mit Authorization: DPoP und einem DPoP-Nachweis.',

@@ -129,6 +129,7 @@ export const en: Translation = {
     appTokenNotPerson: 'This token belongs to the application, not to a person.',
     clientIdMissing: 'client_id is missing: the application has not identified itself.',
     clientNotFound: 'That application does not exist.',
+    developerAppScope: 'This app was made by a person: it may only hold permissions about the person who consents, not {{scopes}}.',
     codeChallengeMissing: 'code_challenge is missing.',
     codeNotIssued: 'The authorization code could not be issued.',
     dpopBoundToken: 'This token is bound to a DPoP key: send it with Authorization: DPoP and a DPoP proof.',

@@ -131,6 +131,7 @@ export const es = {
     appTokenNotPerson: 'Este token es de la aplicación, no de una persona.',
     clientIdMissing: 'Falta client_id: la aplicación no se ha identificado.',
     clientNotFound: 'Esa aplicación no existe.',
+    developerAppScope: 'Esta aplicación la creó una persona: solo puede tener permisos sobre la persona que da su consentimiento, no {{scopes}}.',
     codeChallengeMissing: 'Falta code_challenge.',
     codeNotIssued: 'No se pudo emitir el código de autorización.',
     dpopBoundToken: 'Este token está ligado a una clave DPoP: envíalo con Authorization: DPoP y una prueba DPoP.',

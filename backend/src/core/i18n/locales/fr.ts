@@ -129,6 +129,7 @@ export const fr: Translation = {
     appTokenNotPerson: 'Ce token appartient à l’application, pas à une personne.',
     clientIdMissing: 'client_id manquant : l’application ne s’est pas identifiée.',
     clientNotFound: 'Cette application n’existe pas.',
+    developerAppScope: 'Cette application a été créée par une personne : elle ne peut avoir que des autorisations sur la personne qui consent, pas {{scopes}}.',
     codeChallengeMissing: 'code_challenge manquant.',
     codeNotIssued: 'Impossible d’émettre le code d’autorisation.',
     dpopBoundToken: 'Ce jeton est lié à une clé DPoP : envoyez-le avec Authorization: DPoP et une preuve DPoP.',

@@ -129,6 +129,7 @@ export const it: Translation = {
     appTokenNotPerson: 'Questo token è dell’app, non di una persona.',
     clientIdMissing: 'Manca client_id: l’app non si è identificata.',
     clientNotFound: 'Questa app non esiste.',
+    developerAppScope: 'Questa app è stata creata da una persona: può avere solo permessi sulla persona che acconsente, non {{scopes}}.',
     codeChallengeMissing: 'Manca code_challenge.',
     codeNotIssued: 'Impossibile emettere il codice di autorizzazione.',
     dpopBoundToken: 'Questo token è legato a una chiave DPoP: invialo con Authorization: DPoP e una prova DPoP.',

@@ -130,6 +130,7 @@ export const ja: Translation = {
     appTokenNotPerson: 'このトークンはアプリのもので、ユーザーのものではありません。',
     clientIdMissing: 'client_id がありません。アプリが識別されていません。',
     clientNotFound: 'そのアプリは存在しません。',
+    developerAppScope: 'このアプリは個人が作成したものです。同意した本人に関する権限しか持てません（{{scopes}} は不可）。',
     codeChallengeMissing: 'code_challenge がありません。',
     codeNotIssued: '認可コードを発行できませんでした。',
     dpopBoundToken: 'このトークンは DPoP 鍵に結び付けられています。Authorization: DPoP と DPoP 証明を付けて送ってください。',

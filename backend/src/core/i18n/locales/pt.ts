@@ -129,6 +129,7 @@ export const pt: Translation = {
     appTokenNotPerson: 'Este token é do aplicativo, não de uma pessoa.',
     clientIdMissing: 'Falta o client_id: o aplicativo não se identificou.',
     clientNotFound: 'Esse aplicativo não existe.',
+    developerAppScope: 'Este aplicativo foi criado por uma pessoa: só pode ter permissões sobre a pessoa que consente, não {{scopes}}.',
     codeChallengeMissing: 'Falta o code_challenge.',
     codeNotIssued: 'Não foi possível emitir o código de autorização.',
     dpopBoundToken: 'Este token está vinculado a uma chave DPoP: envie-o com Authorization: DPoP e uma prova DPoP.',

@@ -129,6 +129,7 @@ export const zh: Translation = {
     appTokenNotPerson: '此令牌属于应用，而不属于某位用户。',
     clientIdMissing: '缺少 client_id：应用未标识自身。',
     clientNotFound: '该应用不存在。',
+    developerAppScope: '此应用由个人创建：只能拥有关于同意者本人的权限，不能拥有 {{scopes}}。',
     codeChallengeMissing: '缺少 code_challenge。',
     codeNotIssued: '无法签发授权码。',
     dpopBoundToken: '此令牌已绑定到 DPoP 密钥：请使用 Authorization: DPoP 并附上 DPoP 证明发送。',

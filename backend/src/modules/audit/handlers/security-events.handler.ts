@@ -6,6 +6,7 @@ import {
   CodeReplayDetectedEvent,
   ConsentDeniedEvent,
   ConsentGivenEvent,
+  AppAccessRevokedEvent,
   GrantRevokedEvent,
   RefreshReuseDetectedEvent,
 } from '../../oauth-server/public/events.js';
@@ -17,6 +18,7 @@ type Recorded =
   | SignedInEvent
   | SignInRefusedEvent
   | GrantRevokedEvent
+  | AppAccessRevokedEvent
   | ConsentGivenEvent
   | ConsentDeniedEvent
   | CodeReplayDetectedEvent
@@ -43,6 +45,7 @@ function erasedRecordId(userId: string): string {
   SignedInEvent,
   SignInRefusedEvent,
   GrantRevokedEvent,
+  AppAccessRevokedEvent,
   ConsentGivenEvent,
   ConsentDeniedEvent,
   CodeReplayDetectedEvent,
@@ -76,6 +79,14 @@ export class SecurityEventsAuditor implements IEventHandler<Recorded> {
     if (event instanceof GrantRevokedEvent) {
       // The grant row goes with the revocation: the app's id lets the log still name it.
       return this.audit.record({ action: 'oauth.grant_revoked', target: { type: 'oauth_grant', id: event.grantId }, details: { client_id: event.clientId } });
+    }
+    if (event instanceof AppAccessRevokedEvent) {
+      // Decision 0050: a suspension or the developer's erasure revoked everything the app held.
+      return this.audit.record({
+        action: 'oauth.app_access_revoked',
+        target: { type: 'oauth_client', id: event.clientId },
+        details: { reason: event.reason, grants: event.grants, pairs: event.tokens },
+      });
     }
     if (event instanceof ConsentGivenEvent) {
       return this.audit.record({

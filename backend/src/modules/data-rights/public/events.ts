@@ -33,6 +33,8 @@ export interface ErasureReport {
   not_revoked?: string[];
   app_grants?: number;
   app_tokens?: number;
+  /** Apps the person made, suspended with everything they held (decision 0050). */
+  developer_apps?: number;
   membership_kept?: boolean;
   subscription_cancelled?: boolean;
 }

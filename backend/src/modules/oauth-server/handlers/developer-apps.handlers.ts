@@ -1,5 +1,6 @@
 import { CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { DeveloperApp, DeveloperAppList, DeveloperAppWithSecret, OAuthClientView } from '@life/contracts';
+import { AuthorizationService } from '../authorization.service.js';
 import { ClientsService } from '../clients.service.js';
 import { DeveloperAppsService } from '../developer-apps.service.js';
 import {
@@ -55,9 +56,16 @@ export class DeleteDeveloperAppHandler implements ICommandHandler<DeleteDevelope
 
 @CommandHandler(SetOAuthClientStandingCommand)
 export class SetOAuthClientStandingHandler implements ICommandHandler<SetOAuthClientStandingCommand> {
-  constructor(private readonly clients: ClientsService) {}
-  execute({ id, action }: SetOAuthClientStandingCommand): Promise<OAuthClientView> {
-    return this.clients.setStanding(id, action);
+  constructor(
+    private readonly clients: ClientsService,
+    private readonly authorization: AuthorizationService,
+  ) {}
+  async execute({ id, action }: SetOAuthClientStandingCommand): Promise<OAuthClientView> {
+    const view = await this.clients.setStanding(id, action);
+    // Decision 0050: a suspension revokes everything the app holds (after the flag, so nothing new
+    // is issued meanwhile); lifting it brings nothing back, people consent again.
+    if (action === 'suspend') await this.authorization.revokeAppAccess(view.id, 'suspended');
+    return view;
   }
 }
 

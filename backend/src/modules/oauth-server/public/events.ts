@@ -38,3 +38,16 @@ export class GrantRevokedEvent {
     readonly clientId: string,
   ) {}
 }
+
+/**
+ * Every grant and token of an app was revoked at once (decision 0050): an admin suspended it
+ * (`suspended`), or the person who made it asked to erase their account (`developer_erasure`).
+ */
+export class AppAccessRevokedEvent {
+  constructor(
+    readonly clientId: string,
+    readonly reason: 'suspended' | 'developer_erasure',
+    readonly grants: number,
+    readonly tokens: number,
+  ) {}
+}
