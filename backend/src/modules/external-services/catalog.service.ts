@@ -7,13 +7,19 @@ import { firstPrivateUrlField } from '../../core/util/private-address.js';
 import { CATALOG_DEFAULTS } from './catalog.defaults.js';
 import { DevProviders } from './dev-providers.service.js';
 import { Connection } from './entities/connection.entity.js';
-import { ExternalService } from './entities/external-service.entity.js';
+import { ExternalService, type LinkStyle, type ServiceRegions } from './entities/external-service.entity.js';
 import type { ExternalServicesDb } from './entities/index.js';
 import { ServicesError, ServicesErrorCode } from './external-services.errors.js';
+import { regionsOf } from './regions.js';
 import { TokenVault } from './token-vault.js';
 import { msg } from '../../core/i18n/messages.js';
 
 const TABLE = 'external_services';
+
+/** The regions' URLs as given (blank ones dropped: the row's own are used) and their query defaults. */
+function normaliseRegions(input: NonNullable<ExternalServiceUpdate['regions']>): ServiceRegions {
+  return input.map((value) => Object.fromEntries(Object.entries(value).filter(([, field]) => field !== null && field !== undefined && field !== '')) as unknown as ServiceRegions[number]);
+}
 const SERVICE_URL_FIELDS = ['base_url', 'auth_url', 'token_url', 'redirect_url', 'user_url', 'revoke_url', 'account_url'] as const;
 const blankToNull = (value: string | null | undefined) => (value === undefined ? undefined : value === null || value.trim() === '' ? null : value.trim());
 
@@ -40,9 +46,16 @@ export function availabilityOf(
   return { unavailable_reason: hasClient && hasUrls ? null : 'not_configured', dev_provider: devProvider };
 }
 
+/**
+ * A connection whose access token has expired and that has nothing to refresh it with (Battle.net
+ * gives no refresh token; its tokens live 24 h) is as broken as one whose refresh was refused.
+ */
+export const expiredForGood = (connection: { expiresAt?: Date | string | null; hasRefreshToken: boolean }, now = Date.now()): boolean =>
+  !connection.hasRefreshToken && !!connection.expiresAt && new Date(connection.expiresAt).getTime() <= now;
+
 export function toServiceDto(
   service: ServiceFields,
-  connection?: Pick<Connection, 'status' | 'accountName'>,
+  connection?: Pick<Connection, 'status' | 'accountName'> & { region?: string | null; expiredForGood?: boolean },
   availability: Pick<ExternalServiceDto, 'unavailable_reason' | 'dev_provider'> = availabilityOf(service, { ownCredentials: false, devProvider: false }),
 ): ExternalServiceDto {
   return {
@@ -50,8 +63,8 @@ export function toServiceDto(
     service_name: service.serviceName,
     service_type: service.serviceType,
     description: service.description ?? null,
-    connected: connection?.status === 'connected',
-    needs_reconnect: connection?.status === 'needs_reconnect',
+    connected: connection?.status === 'connected' && !connection.expiredForGood,
+    needs_reconnect: connection?.status === 'needs_reconnect' || (connection?.status === 'connected' && !!connection.expiredForGood),
     status: service.status,
     scopes: service.scopes ?? null,
     app_id: service.appId ?? null,
@@ -74,6 +87,8 @@ export function toServiceDto(
     account_url: service.accountUrl ?? null,
     account_name: connection?.accountName ?? null,
     ...availability,
+    regions: regionsOf(service),
+    region: connection?.region ?? null,
   };
 }
 
@@ -99,6 +114,8 @@ export function loginProviderOf(service: Pick<ExternalServiceDto, 'service_name'
 }
 
 const jsonb = (value: Record<string, string> | string) => (typeof value === 'string' ? (JSON.parse(value) as Record<string, string>) : value);
+const regionsJson = (value: ServiceRegions | string | null | undefined): ServiceRegions | null =>
+  typeof value === 'string' ? (JSON.parse(value) as ServiceRegions) : (value ?? null);
 
 /** What calling a service's API needs from its catalog row (the proxy, TokenAccess): plain, read-only. */
 export interface ServiceApiTarget {
@@ -109,6 +126,10 @@ export interface ServiceApiTarget {
   readonly extraHeaders: Readonly<Record<string, string>>;
   readonly apiKeyHeader: string | null;
   readonly apiKeyEncrypted: string | null;
+  /** Per-region URLs and API query defaults (Battle.net), or null. */
+  readonly regions: ServiceRegions | null;
+  /** Hue: calls carry the connection's application key (decision 0041). */
+  readonly linkStyle: LinkStyle;
 }
 
 /**
@@ -172,7 +193,7 @@ export class CatalogService implements OnApplicationBootstrap {
     const row = await this.em
       .getKysely<ExternalServicesDb>()
       .selectFrom('external_services')
-      .select(['id', 'service_name', 'app_id', 'base_url', 'api_auth_scheme', 'extra_headers', 'api_key_header', 'api_key_encrypted'])
+      .select(['id', 'service_name', 'app_id', 'base_url', 'api_auth_scheme', 'extra_headers', 'api_key_header', 'api_key_encrypted', 'regions', 'link_style'])
       .where('service_name', '=', name)
       .executeTakeFirst();
     if (!row) return null;
@@ -186,6 +207,7 @@ export class CatalogService implements OnApplicationBootstrap {
       extraHeaders: jsonb(row.extra_headers),
       apiKeyHeader: row.api_key_header ?? null,
       apiKeyEncrypted: row.api_key_encrypted ?? null,
+      regions: regionsJson(row.regions),
     });
     return Object.freeze({
       id: target.id,
@@ -195,6 +217,8 @@ export class CatalogService implements OnApplicationBootstrap {
       extraHeaders: Object.freeze({ ...target.extraHeaders }),
       apiKeyHeader: target.apiKeyHeader ?? null,
       apiKeyEncrypted: target.apiKeyEncrypted ?? null,
+      regions: target.regions ?? null,
+      linkStyle: row.link_style,
     });
   }
 
@@ -233,8 +257,13 @@ export class CatalogService implements OnApplicationBootstrap {
         's.revoke_url',
         's.revoke_style',
         's.account_url',
+        's.regions',
+        's.link_style',
         'c.status as connection_status',
         'c.account_name',
+        'c.region',
+        'c.expires_at',
+        eb('c.refresh_token_encrypted', 'is not', null).as('has_refresh_token'),
         eb('u.id', 'is not', null).as('has_own_credentials'),
       ])
       .orderBy('s.service_name')
@@ -268,8 +297,17 @@ export class CatalogService implements OnApplicationBootstrap {
           revokeUrl: row.revoke_url,
           revokeStyle: row.revoke_style,
           accountUrl: row.account_url,
+          regions: regionsJson(row.regions),
+          linkStyle: row.link_style,
         },
-        row.connection_status ? { status: row.connection_status, accountName: row.account_name } : undefined,
+        row.connection_status
+          ? {
+              status: row.connection_status,
+              accountName: row.account_name,
+              region: row.region,
+              expiredForGood: expiredForGood({ expiresAt: row.expires_at, hasRefreshToken: !!row.has_refresh_token }),
+            }
+          : undefined,
         availabilityOf(
           { serviceType: row.service_type, status: row.status, appId: row.app_id, authUrl: row.auth_url, tokenUrl: row.token_url },
           { ownCredentials: !!row.has_own_credentials, devProvider: served.get(row.service_name) ?? false },
@@ -295,10 +333,17 @@ export class CatalogService implements OnApplicationBootstrap {
   async update(id: string, input: ExternalServiceUpdate): Promise<ExternalServiceDto> {
     const service = await this.em.findOne(ExternalService, { id });
     if (!service) throw new ServicesError(ServicesErrorCode.UnknownService, msg('services.serviceNotFound'));
+    // The regions' URLs go through the same checks, named `regions.<region>.<field>`.
+    const regionUrls: Record<string, string | null | undefined> = {};
+    for (const value of input.regions ?? []) {
+      for (const field of ['auth_url', 'token_url', 'user_url', 'base_url'] as const) regionUrls[`regions.${value.region}.${field}`] = value[field];
+    }
+    const urlFields = [...SERVICE_URL_FIELDS, ...Object.keys(regionUrls)];
+    const urls: Record<string, string | null | undefined> = { ...Object.fromEntries(SERVICE_URL_FIELDS.map((field) => [field, input[field]])), ...regionUrls };
     // The contract checks the shape (slug, known type, https or loopback http); production allows no plain http at all (decision 0026).
     if (this.config.isProduction) {
-      const insecure = SERVICE_URL_FIELDS.find((field) => {
-        const value = input[field]?.trim();
+      const insecure = urlFields.find((field) => {
+        const value = urls[field]?.trim();
         if (!value) return false;
         try {
           return new URL(value).protocol !== 'https:';
@@ -310,7 +355,7 @@ export class CatalogService implements OnApplicationBootstrap {
     }
     // Nor loopback or private addresses, unless ALLOW_PRIVATE_SERVICE_URLS=true (decision 0032).
     if (!this.config.allowPrivateServiceUrls) {
-      const local = firstPrivateUrlField(input, SERVICE_URL_FIELDS);
+      const local = firstPrivateUrlField(urls, urlFields);
       if (local) throw new ServicesError(ServicesErrorCode.PrivateServiceUrl, msg('services.privateServiceUrl', { field: local }));
     }
     if (input.service_name !== service.serviceName && (await this.em.count(ExternalService, { serviceName: input.service_name }))) {
@@ -343,6 +388,7 @@ export class CatalogService implements OnApplicationBootstrap {
     if (input.extra_headers) service.extraHeaders = input.extra_headers;
     if (input.api_key_header !== undefined) service.apiKeyHeader = input.api_key_header;
     if (input.revoke_style) service.revokeStyle = input.revoke_style;
+    if (input.regions !== undefined) service.regions = input.regions && input.regions.length > 0 ? normaliseRegions(input.regions) : null;
     // The mask (or an absent field) keeps a stored secret; an empty string clears it.
     if (input.app_secret !== undefined && input.app_secret !== SECRET_MASK) {
       service.appSecretEncrypted = input.app_secret ? this.vault.seal(TABLE, service.id, 'app_secret', input.app_secret) : null;

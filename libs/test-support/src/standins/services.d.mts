@@ -111,7 +111,24 @@ export interface ServiceStandIn {
   clearFailures(): void;
   refreshTokenAlive(refreshToken: string): boolean;
   reset(): void;
+  /** Calls to the service's own API routes (Hue's bridge and CLIP v2, Battle.net's profile API). */
+  apiCalls: ServiceApiCallRecord[];
+  /** Every access token issued so far expires now (Battle.net's 24 h passing). */
+  expireAccessTokens(): void;
+  /** Hue: `refuseLink` makes the bridge answer error 101 to the next link; `users` are its application keys. */
+  apiState?: { refuseLink: boolean; users: Map<string, { devicetype: string }> };
 }
+
+export interface ServiceApiCallRecord {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  scheme?: string;
+  headers: Record<string, string | undefined>;
+  status: number;
+}
+
+export declare const BATTLENET_REGION_KEYS: readonly ['us', 'eu', 'kr', 'tw', 'cn'];
 
 /** A body for PUT /api/external-services/:id. */
 export interface ServiceRowBody {
@@ -134,6 +151,8 @@ export interface ServiceRowBody {
   revoke_url: string;
   revoke_style: RevokeStyle;
   account_url: string;
+  /** Battle.net: the regions a person picks from, all served by the stand-in (`{region}` in base_url). */
+  regions?: { region: string; auth_url?: string; token_url?: string; user_url?: string; base_url?: string; query?: Record<string, string> }[];
 }
 
 export type ServiceStandIns = { [F in ServiceFamily]?: ServiceStandIn } & {
