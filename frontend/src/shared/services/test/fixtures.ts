@@ -35,6 +35,8 @@ export function serviceFixture(overrides: Partial<ExternalServiceDto> = {}): Ext
     account_name: null,
     unavailable_reason: null,
     dev_provider: false,
+    regions: [],
+    region: null,
     ...overrides,
   };
 }
