@@ -104,9 +104,26 @@ describe('Philips Hue and World of Warcraft: usable connections, regions, expiry
       expect(saved.status).toBe(200);
     }
     expect((await card(person, 'wow')).regions).toEqual(['us', 'eu', 'kr', 'tw', 'cn']);
+    // Regions are checked like the row's own URLs: a region twice, a bad key or a bad URL is a 400 and changes nothing.
+    const wowId = (await card(admin, 'wow')).id as string;
+    for (const regions of [
+      [{ region: 'eu' }, { region: 'eu' }],
+      [{ region: 'EU' }],
+      [{ region: 'eu', base_url: 'ftp://example.com' }],
+      [{ region: 'eu', extra: 'x' }],
+    ]) {
+      const refused = await asAdmin(`/api/external-services/${wowId}`, 'PUT', { ...stand.rows.wow, regions });
+      expect(refused.status).toBe(400);
+      expect((await json(refused)).error).toBe('validation_failed');
+    }
+    expect((await card(person, 'wow')).regions).toEqual(['us', 'eu', 'kr', 'tw', 'cn']);
 
     // An app allowed both services, for the proxy calls below.
-    const created = await asAdmin('/oauth_clients', 'POST', { name: 'Casa y juegos', redirect_uris: [REDIRECT], allowed_scopes: ['openid', 'service:philipshue', 'service:wow'] });
+    const created = await asAdmin('/oauth_clients', 'POST', {
+      name: 'Casa y juegos',
+      redirect_uris: [REDIRECT],
+      allowed_scopes: ['openid', 'service:philipshue', 'service:wow'],
+    });
     expect(created.status).toBe(201);
     const app = await json(created);
     const consent = await json(
@@ -170,7 +187,9 @@ describe('Philips Hue and World of Warcraft: usable connections, regions, expiry
     expect(call.headers['hue-application-key']).toBe(applicationKey);
 
     // A refresh (Hue rotates refresh tokens) keeps the bridge key: the next call still works.
-    await t.db.query(`update service_connections set expires_at = now() + interval '10 seconds', last_refresh_at = now() - interval '7 days' where id = $1`, [row.id]);
+    await t.db.query(`update service_connections set expires_at = now() + interval '10 seconds', last_refresh_at = now() - interval '7 days' where id = $1`, [
+      row.id,
+    ]);
     const again = await proxy('philipshue/proxy/route/clip/v2/resource/bridge');
     expect(again.status).toBe(200);
     expect(hue.tokenCalls.filter((c) => c.grantType === 'refresh_token').map((c) => c.status)).toEqual([200]);

@@ -22,12 +22,13 @@ const BATTLENET_REGIONS = [
  * philipshue and wow rows get their new quirks; the wow connections made so far were EU ones.
  */
 export class Migration20261125080200_connection_quirks extends Migration {
-
   override name = 'Migration20261125080200_connection_quirks';
 
   override up(): void | Promise<void> {
     this.addSql(`create type "reconnect_notice_status" as enum ('pending', 'sent', 'failed', 'no_address');`);
-    this.addSql(`create table "reconnect_notices" ("id" uuid not null, "break_id" uuid not null, "connection_id" uuid not null, "user_id" uuid not null, "service_name" varchar(64) not null, "language" varchar(8) not null, "status" "reconnect_notice_status" not null default 'pending', "attempts" int not null default 0, "created_at" timestamptz not null, "sent_at" timestamptz null, "last_error" varchar(500) null, primary key ("id"));`);
+    this.addSql(
+      `create table "reconnect_notices" ("id" uuid not null, "break_id" uuid not null, "connection_id" uuid not null, "user_id" uuid not null, "service_name" varchar(64) not null, "language" varchar(8) not null, "status" "reconnect_notice_status" not null default 'pending', "attempts" int not null default 0, "created_at" timestamptz not null, "sent_at" timestamptz null, "last_error" varchar(500) null, primary key ("id"));`,
+    );
     this.addSql(`alter table "reconnect_notices" add constraint "reconnect_notices_break_id_unique" unique ("break_id");`);
     this.addSql(`create index "reconnect_notices_user_id_index" on "reconnect_notices" ("user_id");`);
     this.addSql(`create index "reconnect_notices_status_created_at_index" on "reconnect_notices" ("status", "created_at");`);
@@ -36,7 +37,9 @@ export class Migration20261125080200_connection_quirks extends Migration {
 
     this.addSql(`alter table "service_connections" add "region" varchar(8) null, add "link_key_encrypted" text null, add "language" varchar(8) null;`);
 
-    this.addSql(`alter table "reconnect_notices" add constraint "reconnect_notices_user_id_foreign" foreign key ("user_id") references "users" ("id") on delete cascade;`);
+    this.addSql(
+      `alter table "reconnect_notices" add constraint "reconnect_notices_user_id_foreign" foreign key ("user_id") references "users" ("id") on delete cascade;`,
+    );
 
     this.addSql(`update "external_services" set "link_style" = 'hue' where "service_name" = 'philipshue';`);
     this.addSql(
@@ -56,5 +59,4 @@ export class Migration20261125080200_connection_quirks extends Migration {
 
     this.addSql(`drop type "reconnect_notice_status";`);
   }
-
 }

@@ -106,7 +106,7 @@ export const ExternalServiceUpdateSchema = z
           })
           .strict(),
       )
-      .max(20, { message: 'validation.tooManyEntries', params: { maximum: 20 } })
+      .refine((r) => r.length <= 20, { message: 'validation.tooManyEntries', params: { maximum: 20 } })
       .refine((r) => new Set(r.map((entry) => entry.region)).size === r.length, { message: 'validation.region' })
       .nullable()
       .optional(),
@@ -122,7 +122,12 @@ export const AuthUrlSchema = z.object({ auth_url: z.string() }).meta({ id: 'Auth
 
 /** `POST /api/external-services/{service_name}/auth`'s optional body: the region a service with regions is connected in (Battle.net). */
 export const ConnectStartSchema = z
-  .object({ region: z.string().regex(/^[a-z]{2,8}$/, 'validation.region').optional() })
+  .object({
+    region: z
+      .string()
+      .regex(/^[a-z]{2,8}$/, 'validation.region')
+      .optional(),
+  })
   .strict()
   .optional()
   .meta({ id: 'ConnectStart' });

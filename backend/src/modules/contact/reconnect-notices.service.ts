@@ -115,7 +115,11 @@ export class ReconnectNotices {
   async sweep(olderThanMs = SWEEP_AFTER_MS): Promise<number> {
     const rows = await this.em
       .fork()
-      .find(ReconnectNotice, { status: 'pending', createdAt: { $lt: new Date(Date.now() - olderThanMs) } }, { orderBy: { createdAt: 'asc' }, limit: 500, fields: ['id'] });
+      .find(
+        ReconnectNotice,
+        { status: 'pending', createdAt: { $lt: new Date(Date.now() - olderThanMs) } },
+        { orderBy: { createdAt: 'asc' }, limit: 500, fields: ['id'] },
+      );
     for (const row of rows) await this.queue.enqueueNotice(row.id);
     return rows.length;
   }

@@ -2,9 +2,9 @@ import type { ServiceStatus } from '@life/contracts';
 import type { ExternalService, ServiceRegions } from './entities/external-service.entity.js';
 
 /**
- * Battle.net's regions (https://community.developer.battle.net/documentation/guides/regionality-and-apis):
- * one OAuth host for us, eu, kr and tw, another for China, an API host per region, and profile
- * calls in the `profile-{region}` namespace. `{region}` stands for the region the person picked.
+ * Battle.net's regions (decision 0042): one OAuth host for us, eu, kr and tw, another for China, an
+ * API host per region, and profile calls in the `profile-{region}` namespace. `{region}` stands
+ * for the region the person picked; the first is the default.
  */
 export const BATTLENET_REGIONS: ServiceRegions = [
   { region: 'us', query: { namespace: 'profile-{region}' } },

@@ -18,7 +18,12 @@ const TABLE = 'external_services';
 
 /** The regions' URLs as given (blank ones dropped: the row's own are used) and their query defaults. */
 function normaliseRegions(input: NonNullable<ExternalServiceUpdate['regions']>): ServiceRegions {
-  return input.map((value) => Object.fromEntries(Object.entries(value).filter(([, field]) => field !== null && field !== undefined && field !== '')) as unknown as ServiceRegions[number]);
+  return input.map(
+    (value) =>
+      Object.fromEntries(
+        Object.entries(value).filter(([, field]) => field !== null && field !== undefined && field !== ''),
+      ) as unknown as ServiceRegions[number],
+  );
 }
 const SERVICE_URL_FIELDS = ['base_url', 'auth_url', 'token_url', 'redirect_url', 'user_url', 'revoke_url', 'account_url'] as const;
 const blankToNull = (value: string | null | undefined) => (value === undefined ? undefined : value === null || value.trim() === '' ? null : value.trim());

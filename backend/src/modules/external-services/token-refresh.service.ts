@@ -49,7 +49,17 @@ export type RefreshOutcome =
 /** A connection as a refresh sees it, with the catalog columns of its service. */
 interface RefreshTarget extends Pick<
   Connection,
-  'id' | 'status' | 'refreshTokenEncrypted' | 'expiresAt' | 'lastRefreshAt' | 'createdAt' | 'refreshNotBefore' | 'refreshFailures' | 'clientSource' | 'region' | 'language'
+  | 'id'
+  | 'status'
+  | 'refreshTokenEncrypted'
+  | 'expiresAt'
+  | 'lastRefreshAt'
+  | 'createdAt'
+  | 'refreshNotBefore'
+  | 'refreshFailures'
+  | 'clientSource'
+  | 'region'
+  | 'language'
 > {
   userId: string;
   service: Pick<ExternalService, 'id' | 'serviceName' | 'appId' | 'appSecretEncrypted' | 'apiKeyEncrypted' | 'regions'> & TokenEndpointConfig;
@@ -282,7 +292,12 @@ export class TokenRefreshService {
         .returning('id')
         .execute();
       if (changed.length === 0) return [];
-      return [this.outbox.stage(tx, new ConnectionNeedsReconnectEvent(randomUUID(), connection.id, connection.userId, connection.service.serviceName, connection.language ?? null))];
+      return [
+        this.outbox.stage(
+          tx,
+          new ConnectionNeedsReconnectEvent(randomUUID(), connection.id, connection.userId, connection.service.serviceName, connection.language ?? null),
+        ),
+      ];
     });
     await this.outbox.relay(staged);
     this.logger.warn(`Connection ${connection.id} (${connection.service.serviceName}) needs to be connected again: ${reason}`);
@@ -320,7 +335,9 @@ export class TokenRefreshService {
             .execute()
         ).map((row) => [row.id, row.service_name]),
       );
-      return changed.map((row) => this.outbox.stage(tx, new ConnectionNeedsReconnectEvent(randomUUID(), row.id, row.user_id, names.get(row.service_id) ?? '', row.language ?? null)));
+      return changed.map((row) =>
+        this.outbox.stage(tx, new ConnectionNeedsReconnectEvent(randomUUID(), row.id, row.user_id, names.get(row.service_id) ?? '', row.language ?? null)),
+      );
     });
     await this.outbox.relay(staged);
     if (staged.length > 0) this.logger.warn(`${staged.length} connection(s) expired with no refresh token: they need to be connected again`);

@@ -407,9 +407,11 @@ export async function startServiceStandIn(options) {
           token = { account, alive: true };
           accessTokens.set(bearer[2], token);
         }
-        if (!token?.alive || (token.expiresAt && token.expiresAt <= Date.now())) return send(401, { error: 'invalid_token', message: 'Unknown, expired or revoked access token.' });
+        if (!token?.alive || (token.expiresAt && token.expiresAt <= Date.now()))
+          return send(401, { error: 'invalid_token', message: 'Unknown, expired or revoked access token.' });
         const raw = ['GET', 'HEAD'].includes(req.method ?? 'GET') ? '' : await readRaw(req);
-        let json = null;
+        /** @type {unknown} */
+        let json;
         try {
           json = raw ? JSON.parse(raw) : null;
         } catch {
@@ -575,7 +577,8 @@ export function hueBridge() {
       pattern: /^\/route\/api\/0\/config$/,
       handle: (/** @type {ServiceApiCall} */ call) => {
         const body = /** @type {Record<string, unknown> | null} */ (call.json);
-        if (body?.linkbutton !== true) return call.send(200, [{ error: { type: 7, address: '/config/linkbutton', description: 'invalid value for parameter, linkbutton' } }]);
+        if (body?.linkbutton !== true)
+          return call.send(200, [{ error: { type: 7, address: '/config/linkbutton', description: 'invalid value for parameter, linkbutton' } }]);
         if (!state.refuseLink) pressedUntil = Date.now() + 30_000;
         return call.send(200, [{ success: { '/config/linkbutton': true } }]);
       },
@@ -605,8 +608,20 @@ export function hueBridge() {
         return call.send(200, {
           errors: [],
           data: [
-            { id: '3f4ac4e9-d67a-4dbd-8a16-5ea7e373f281', type: 'light', metadata: { name: 'Salón', archetype: 'sultan_bulb' }, on: { on: true }, dimming: { brightness: 80 } },
-            { id: '8b1f2d8e-0c5b-4a57-9d3b-2a6f1c9e7d10', type: 'light', metadata: { name: 'Cocina', archetype: 'spot_bulb' }, on: { on: false }, dimming: { brightness: 0 } },
+            {
+              id: '3f4ac4e9-d67a-4dbd-8a16-5ea7e373f281',
+              type: 'light',
+              metadata: { name: 'Salón', archetype: 'sultan_bulb' },
+              on: { on: true },
+              dimming: { brightness: 80 },
+            },
+            {
+              id: '8b1f2d8e-0c5b-4a57-9d3b-2a6f1c9e7d10',
+              type: 'light',
+              metadata: { name: 'Cocina', archetype: 'spot_bulb' },
+              on: { on: false },
+              dimming: { brightness: 0 },
+            },
           ],
         });
       },
@@ -639,7 +654,9 @@ export function battlenetProfileApi() {
         if (namespace !== `profile-${region}`) return call.send(404, { code: 404, type: 'BLZWEBAPI00000404', detail: 'Not Found' });
         return call.send(200, {
           id: Number.parseInt(call.account.id, 10) || 1,
-          wow_accounts: [{ id: 1, characters: [{ name: 'Thrall', id: 7, realm: { slug: region === 'eu' ? 'draenor' : 'area-52' }, level: 80, playable_class: { id: 7 } }] }],
+          wow_accounts: [
+            { id: 1, characters: [{ name: 'Thrall', id: 7, realm: { slug: region === 'eu' ? 'draenor' : 'area-52' }, level: 80, playable_class: { id: 7 } }] },
+          ],
           region,
         });
       },

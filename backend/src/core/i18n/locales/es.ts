@@ -44,7 +44,8 @@ export const es = {
   },
   contact: {
     reconnectMailSubject: 'Vuelve a conectar {{service}} en Life',
-    reconnectMailBody: 'Hola, {{name}}:\n\nLa conexión de tu cuenta de {{service}} con Life se ha interrumpido y las aplicaciones que la usan ya no pueden leer tus datos.\n\nPara arreglarlo, entra en tu escritorio y pulsa Reconectar en la tarjeta de {{service}}:\n{{url}}\n\nSolo te escribimos una vez por cada interrupción.\n\nEl equipo de Life',
+    reconnectMailBody:
+      'Hola, {{name}}:\n\nLa conexión de tu cuenta de {{service}} con Life se ha interrumpido y las aplicaciones que la usan ya no pueden leer tus datos.\n\nPara arreglarlo, entra en tu escritorio y pulsa Reconectar en la tarjeta de {{service}}:\n{{url}}\n\nSolo te escribimos una vez por cada interrupción.\n\nEl equipo de Life',
     messageNotFound: 'No hay ningún mensaje de contacto con ese id.',
   },
   dataRights: {

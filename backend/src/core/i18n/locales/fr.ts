@@ -42,7 +42,8 @@ export const fr: Translation = {
   },
   contact: {
     reconnectMailSubject: 'Reconnectez {{service}} à Life',
-    reconnectMailBody: 'Bonjour {{name}},\n\nLa connexion de votre compte {{service}} à Life s\'est interrompue et les applications qui l\'utilisent ne peuvent plus lire vos données.\n\nPour la rétablir, ouvrez votre tableau de bord et cliquez sur Reconnecter sur la carte {{service}} :\n{{url}}\n\nNous ne vous écrivons qu\'une fois par interruption.\n\nL\'équipe Life',
+    reconnectMailBody:
+      "Bonjour {{name}},\n\nLa connexion de votre compte {{service}} à Life s'est interrompue et les applications qui l'utilisent ne peuvent plus lire vos données.\n\nPour la rétablir, ouvrez votre tableau de bord et cliquez sur Reconnecter sur la carte {{service}} :\n{{url}}\n\nNous ne vous écrivons qu'une fois par interruption.\n\nL'équipe Life",
     messageNotFound: 'Aucun message de contact n’a cet identifiant.',
   },
   dataRights: {
@@ -150,8 +151,9 @@ export const fr: Translation = {
   services: {
     needsReconnect: '{{service}} a besoin que vous reconnectiez votre compte : cliquez sur Reconnecter dans votre tableau de bord.',
     regionRequired: 'Choisissez la région de votre compte : {{regions}}.',
-    noRegions: 'Ce service n\'a pas de régions.',
-    bridgeNotLinked: 'Nous n\'avons pas pu associer votre pont {{service}}. Vérifiez qu\'il est allumé et connecté à Internet, puis cliquez à nouveau sur Connecter.',
+    noRegions: "Ce service n'a pas de régions.",
+    bridgeNotLinked:
+      "Nous n'avons pas pu associer votre pont {{service}}. Vérifiez qu'il est allumé et connecté à Internet, puis cliquez à nouveau sur Connecter.",
     connectLinkExpired: 'Ce lien de connexion n’est plus valide. Cliquez à nouveau sur Connecter.',
     connectionCompletedElsewhere: 'Cette connexion vient d’être finalisée dans un autre onglet.',
     credentialsGone: 'Vos identifiants pour ce service n’existent plus : reconnectez-le.',

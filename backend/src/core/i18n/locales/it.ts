@@ -42,7 +42,8 @@ export const it: Translation = {
   },
   contact: {
     reconnectMailSubject: 'Ricollega {{service}} a Life',
-    reconnectMailBody: 'Ciao {{name}},\n\nil collegamento del tuo account {{service}} con Life si è interrotto e le app che lo usano non possono più leggere i tuoi dati.\n\nPer risolvere, apri la tua dashboard e premi Riconnetti sulla scheda di {{service}}:\n{{url}}\n\nTi scriviamo una sola volta per ogni interruzione.\n\nIl team di Life',
+    reconnectMailBody:
+      'Ciao {{name}},\n\nil collegamento del tuo account {{service}} con Life si è interrotto e le app che lo usano non possono più leggere i tuoi dati.\n\nPer risolvere, apri la tua dashboard e premi Riconnetti sulla scheda di {{service}}:\n{{url}}\n\nTi scriviamo una sola volta per ogni interruzione.\n\nIl team di Life',
     messageNotFound: 'Non c’è nessun messaggio di contatto con questo id.',
   },
   dataRights: {

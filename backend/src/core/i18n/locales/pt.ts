@@ -42,7 +42,8 @@ export const pt: Translation = {
   },
   contact: {
     reconnectMailSubject: 'Volta a ligar {{service}} à Life',
-    reconnectMailBody: 'Olá, {{name}}:\n\nA ligação da tua conta do {{service}} à Life foi interrompida e as aplicações que a usam já não conseguem ler os teus dados.\n\nPara resolver, abre o teu painel e carrega em Reconectar no cartão do {{service}}:\n{{url}}\n\nSó te escrevemos uma vez por cada interrupção.\n\nA equipa da Life',
+    reconnectMailBody:
+      'Olá, {{name}}:\n\nA ligação da tua conta do {{service}} à Life foi interrompida e as aplicações que a usam já não conseguem ler os teus dados.\n\nPara resolver, abre o teu painel e carrega em Reconectar no cartão do {{service}}:\n{{url}}\n\nSó te escrevemos uma vez por cada interrupção.\n\nA equipa da Life',
     messageNotFound: 'Não há nenhuma mensagem de contato com esse ID.',
   },
   dataRights: {

@@ -42,7 +42,8 @@ export const zh: Translation = {
   },
   contact: {
     reconnectMailSubject: '请在 Life 中重新连接 {{service}}',
-    reconnectMailBody: '{{name}}，你好：\n\n你的 {{service}} 账户与 Life 的连接已中断，使用该连接的应用无法再读取你的数据。\n\n要解决此问题，请打开控制面板，在 {{service}} 卡片上点击“重新连接”：\n{{url}}\n\n每次中断我们只会给你写一封邮件。\n\nLife 团队',
+    reconnectMailBody:
+      '{{name}}，你好：\n\n你的 {{service}} 账户与 Life 的连接已中断，使用该连接的应用无法再读取你的数据。\n\n要解决此问题，请打开控制面板，在 {{service}} 卡片上点击“重新连接”：\n{{url}}\n\n每次中断我们只会给你写一封邮件。\n\nLife 团队',
     messageNotFound: '没有该 ID 的联系留言。',
   },
   dataRights: {

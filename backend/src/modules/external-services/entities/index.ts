@@ -11,7 +11,9 @@ type Inferred = InferClassEntityDB<typeof ExternalService | typeof Connection | 
 /** These tables for the typed query builder (`em.getKysely<ExternalServicesDb>()`); only inside this module. */
 export type ExternalServicesDb = {
   // jsonb columns are not inferred.
-  external_services: Inferred['external_services'] & { extra_auth_params: Record<string, string>; extra_headers: Record<string, string>;
+  external_services: Inferred['external_services'] & {
+    extra_auth_params: Record<string, string>;
+    extra_headers: Record<string, string>;
     regions: ServiceRegions | null;
   };
   service_connections: Inferred['service_connections'];
