@@ -254,7 +254,11 @@ describe('DashboardPage', () => {
     expect(within(tile('github')).queryByTestId('service-region')).not.toBeInTheDocument();
     const region = within(tile('wow')).getByLabelText('Región');
     expect(region).toHaveValue('eu');
-    expect(within(region).getAllByRole('option').map((option) => option.textContent)).toEqual(['América', 'Europa', 'Corea', 'Taiwán', 'China']);
+    expect(
+      within(region)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['América', 'Europa', 'Corea', 'Taiwán', 'China']);
     await user.selectOptions(region, 'kr');
     await user.click(within(tile('wow')).getByRole('button', { name: 'Reconectar' }));
     await waitFor(() => expect(leavePageFor).toHaveBeenCalledWith('https://battle.example/authorize'));

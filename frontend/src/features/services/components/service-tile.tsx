@@ -88,7 +88,10 @@ export function ServiceTile({ service, onEdit, onConnect, onDisconnect, connecti
             {connected ? t('services.login.signedIn') : t('services.login.notSignedIn')}
           </p>
         )}
-        {service.needs_reconnect && !blockedBy && <p className="w-full text-xs leading-snug text-red-700">{t('services.reconnectHint')}</p>}
+        {/* The status line already says it; a card with a region picker has no room for the longer hint (340 px). */}
+        {service.needs_reconnect && !blockedBy && regions.length === 0 && (
+          <p className="w-full text-xs leading-snug text-red-700">{t('services.reconnectHint')}</p>
+        )}
         {blockedBy ? (
           <p id={noteId} data-testid="service-unavailable" data-reason={blockedBy} className="flex w-full gap-1.5 text-xs leading-snug text-amber-800">
             <TriangleAlert aria-hidden="true" className="mt-px size-3.5 shrink-0" />
