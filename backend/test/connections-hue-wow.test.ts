@@ -112,10 +112,15 @@ describe('Philips Hue and World of Warcraft: usable connections, regions, expiry
       [{ region: 'eu', base_url: 'ftp://example.com' }],
       [{ region: 'eu', extra: 'x' }],
     ]) {
-      const refused = await asAdmin(`/api/external-services/${wowId}`, 'PUT', { ...stand.rows.wow, regions });
+      const refused = await asAdmin(`/api/external-services/${wowId}`, 'PUT', { ...stand.rows.wow, region_settings: regions });
       expect(refused.status).toBe(400);
       expect((await json(refused)).error).toBe('validation_failed');
     }
+    expect((await card(person, 'wow')).regions).toEqual(['us', 'eu', 'kr', 'tw', 'cn']);
+    // The admin dialog sends the card back as it got it (`regions`: the keys): that changes no region.
+    const full = await card(admin, 'wow');
+    const resaved = await asAdmin(`/api/external-services/${wowId}`, 'PUT', { ...full, description: 'Tus personajes.' });
+    expect(resaved.status).toBe(200);
     expect((await card(person, 'wow')).regions).toEqual(['us', 'eu', 'kr', 'tw', 'cn']);
 
     // An app allowed both services, for the proxy calls below.

@@ -92,8 +92,11 @@ export const ExternalServiceUpdateSchema = z
     revoke_url: optionalServiceUrl,
     revoke_style: z.enum(REVOKE_STYLES).optional(),
     account_url: optionalServiceUrl,
-    /** Absent: the regions stay as they are (the catalog editor does not show them yet; decision 0042). */
-    regions: z
+    /**
+     * The regions' settings (decision 0042). Absent: they stay as they are (the catalog editor does
+     * not show them yet, and the dialog's copy of the card's `regions`, a list of keys, is ignored).
+     */
+    region_settings: z
       .array(
         z
           .object({

@@ -17,7 +17,7 @@ import { msg } from '../../core/i18n/messages.js';
 const TABLE = 'external_services';
 
 /** The regions' URLs as given (blank ones dropped: the row's own are used) and their query defaults. */
-function normaliseRegions(input: NonNullable<ExternalServiceUpdate['regions']>): ServiceRegions {
+function normaliseRegions(input: NonNullable<ExternalServiceUpdate['region_settings']>): ServiceRegions {
   return input.map(
     (value) =>
       Object.fromEntries(
@@ -340,7 +340,7 @@ export class CatalogService implements OnApplicationBootstrap {
     if (!service) throw new ServicesError(ServicesErrorCode.UnknownService, msg('services.serviceNotFound'));
     // The regions' URLs go through the same checks, named `regions.<region>.<field>`.
     const regionUrls: Record<string, string | null | undefined> = {};
-    for (const value of input.regions ?? []) {
+    for (const value of input.region_settings ?? []) {
       for (const field of ['auth_url', 'token_url', 'user_url', 'base_url'] as const) regionUrls[`regions.${value.region}.${field}`] = value[field];
     }
     const urlFields = [...SERVICE_URL_FIELDS, ...Object.keys(regionUrls)];
@@ -393,7 +393,8 @@ export class CatalogService implements OnApplicationBootstrap {
     if (input.extra_headers) service.extraHeaders = input.extra_headers;
     if (input.api_key_header !== undefined) service.apiKeyHeader = input.api_key_header;
     if (input.revoke_style) service.revokeStyle = input.revoke_style;
-    if (input.regions !== undefined) service.regions = input.regions && input.regions.length > 0 ? normaliseRegions(input.regions) : null;
+    if (input.region_settings !== undefined)
+      service.regions = input.region_settings && input.region_settings.length > 0 ? normaliseRegions(input.region_settings) : null;
     // The mask (or an absent field) keeps a stored secret; an empty string clears it.
     if (input.app_secret !== undefined && input.app_secret !== SECRET_MASK) {
       service.appSecretEncrypted = input.app_secret ? this.vault.seal(TABLE, service.id, 'app_secret', input.app_secret) : null;

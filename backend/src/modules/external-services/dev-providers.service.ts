@@ -132,7 +132,7 @@ export class DevProviders implements OnApplicationShutdown {
         revokeStyle: row.revoke_style,
         accountUrl: row.account_url,
         // The stand-in's regions (all on its own host), never the real region hosts of the row.
-        regions: row.regions ?? null,
+        regions: row.region_settings ?? null,
       };
       this.overlays.set(key, overlay);
     }

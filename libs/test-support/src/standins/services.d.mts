@@ -152,7 +152,7 @@ export interface ServiceRowBody {
   revoke_style: RevokeStyle;
   account_url: string;
   /** Battle.net: the regions a person picks from, all served by the stand-in (`{region}` in base_url). */
-  regions?: { region: string; auth_url?: string; token_url?: string; user_url?: string; base_url?: string; query?: Record<string, string> }[];
+  region_settings?: { region: string; auth_url?: string; token_url?: string; user_url?: string; base_url?: string; query?: Record<string, string> }[];
 }
 
 export type ServiceStandIns = { [F in ServiceFamily]?: ServiceStandIn } & {

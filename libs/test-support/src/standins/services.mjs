@@ -984,7 +984,7 @@ export async function startServiceStandIns(options = {}) {
           ...(family === 'battlenet'
             ? {
                 base_url: `${standIn.url}/{region}`,
-                regions: BATTLENET_REGION_KEYS.map((region) => ({ region, query: { namespace: 'profile-{region}' } })),
+                region_settings: BATTLENET_REGION_KEYS.map((region) => ({ region, query: { namespace: 'profile-{region}' } })),
               }
             : {}),
         };
