@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { EntityManager } from '@mikro-orm/postgresql';
@@ -48,7 +49,7 @@ export class ReconnectNotices {
     await db
       .insertInto('reconnect_notices')
       .values({
-        id: crypto.randomUUID(),
+        id: randomUUID(),
         break_id: broken.breakId,
         connection_id: broken.connectionId,
         user_id: broken.userId,
