@@ -117,6 +117,14 @@ describe('connections: key rotation re-seals every secret without downtime (real
     client = await json(created);
     await verifiedIdToken(t.url);
     const oldRing = KeyRing.parse(OLD);
+    // Philips Hue's bridge key (decision 0041), sealed as the app seals it when it links a bridge
+    // (connections-hue-wow.test links one for real): one connection holds a key, so the column is
+    // under the old key like every other.
+    const [linked] = (await t.db.query<{ id: string }>(`select id from service_connections order by id limit 1`)).rows;
+    await t.db.query(`update service_connections set link_key_encrypted = $1 where id = $2`, [
+      oldRing.encrypt('hue-application-key-1', `service_connections:${linked!.id}:link_key`),
+      linked!.id,
+    ]);
     for (const value of await sealedValues(t)) plaintexts.set(value.where, oldRing.decrypt(value.stored, value.aad));
   });
 
@@ -179,8 +187,9 @@ describe('connections: key rotation re-seals every secret without downtime (real
 
   it('starts with every secret under the old key', async () => {
     const values = await sealedValues(t);
-    // 5 catalog app secrets + Bungie's API key + 1 own client secret + 1 login provider secret + 12 access + 12 refresh tokens + 1 signing key.
-    expect(values).toHaveLength(5 + 1 + 1 + 1 + 12 + 12 + 1);
+    // 5 catalog app secrets + Bungie's API key + 1 own client secret + 1 login provider secret + 12 access + 12 refresh tokens
+    // + 1 Hue bridge key + 1 signing key.
+    expect(values).toHaveLength(5 + 1 + 1 + 1 + 12 + 12 + 1 + 1);
     expect(values.filter((v) => v.where.startsWith('oauth_signing_keys.'))).toHaveLength(1);
     expect(new Set(values.map((v) => KeyRing.keyIdOf(v.stored)))).toEqual(new Set(['old1']));
   });
@@ -250,9 +259,9 @@ describe('connections: key rotation re-seals every secret without downtime (real
       timeoutMs: 60_000,
     });
     expect(result).toMatchObject({ primaryKeyId: 'new2', failed: 0, busy: 0, stale: 0 });
-    // 34 values, less those the concurrent Fitbit refreshes re-sealed themselves first.
-    expect(result!.reencrypted).toBeGreaterThanOrEqual(34 - 6);
-    expect(result!.reencrypted).toBeLessThanOrEqual(34);
+    // 35 values (the Hue bridge key among them), less those the concurrent Fitbit refreshes re-sealed themselves first.
+    expect(result!.reencrypted).toBeGreaterThanOrEqual(35 - 6);
+    expect(result!.reencrypted).toBeLessThanOrEqual(35);
     expect(Object.keys(result!.byTable).sort()).toEqual([
       'external_services',
       'login_providers',

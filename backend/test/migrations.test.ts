@@ -25,6 +25,7 @@ const TABLES = [
   'contact_messages',
   'data_exports',
   'outbox_messages',
+  'reconnect_notices',
 ];
 
 async function tables(db: TestDatabase): Promise<string[]> {

@@ -1,4 +1,5 @@
 import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261125080200_connection_quirks } from './Migration20261125080200_connection_quirks.js';
 import { Migration20261125070200_post_logout_redirect_uris } from './Migration20261125070200_post_logout_redirect_uris.js';
 import { Migration20261125070500_developer_apps } from './Migration20261125070500_developer_apps.js';
 import { Migration20261125080000_billing_states } from './Migration20261125080000_billing_states.js';
@@ -38,6 +39,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125070500_developer_apps', class: Migration20261125070500_developer_apps },
   { name: 'Migration20261125080000_billing_states', class: Migration20261125080000_billing_states },
   { name: 'Migration20261125080100_login_rows_hold_no_app', class: Migration20261125080100_login_rows_hold_no_app },
+  { name: 'Migration20261125080200_connection_quirks', class: Migration20261125080200_connection_quirks },
   { name: 'Migration20261125080500_billing_webhooks', class: Migration20261125080500_billing_webhooks },
   { name: 'Migration20261125080600_billing_cancellation', class: Migration20261125080600_billing_cancellation },
 ];

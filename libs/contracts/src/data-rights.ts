@@ -141,6 +141,8 @@ export const DataExportDocumentSchema = z
     contact_messages: z.array(
       z.object({ created_at: z.string(), name: z.string(), email: z.string(), subject: z.string(), message: z.string(), status: z.string(), sent_at: when }),
     ),
+    /** The e-mails telling the person that a connection broke (one per break). */
+    reconnect_notices: z.array(z.object({ created_at: z.string(), service: z.string(), language: z.string(), status: z.string(), sent_at: when })).optional(),
     activity: z.array(
       z.object({
         at: z.string(),

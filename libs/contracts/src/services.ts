@@ -43,6 +43,10 @@ export const ExternalServiceSchema = z
     unavailable_reason: z.enum(UNAVAILABLE_REASONS).nullable(),
     /** Conectar goes to the service's development provider, a local stand-in (development only, decision 0020). */
     dev_provider: z.boolean(),
+    /** The regions the person picks from when connecting (Battle.net: us, eu, kr, tw, cn); empty when the service has none. */
+    regions: z.array(z.string()),
+    /** The region this person's connection was made in, or null. */
+    region: z.string().nullable(),
   })
   .meta({ id: 'ExternalService' });
 export type ExternalServiceDto = z.infer<typeof ExternalServiceSchema>;
@@ -88,6 +92,27 @@ export const ExternalServiceUpdateSchema = z
     revoke_url: optionalServiceUrl,
     revoke_style: z.enum(REVOKE_STYLES).optional(),
     account_url: optionalServiceUrl,
+    /**
+     * The regions' settings (decision 0042). Absent: they stay as they are (the catalog editor does
+     * not show them yet, and the dialog's copy of the card's `regions`, a list of keys, is ignored).
+     */
+    region_settings: z
+      .array(
+        z
+          .object({
+            region: z.string().regex(/^[a-z]{2,8}$/, 'validation.region'),
+            auth_url: optionalServiceUrl,
+            token_url: optionalServiceUrl,
+            user_url: optionalServiceUrl,
+            base_url: optionalServiceUrl,
+            query: paramRecord.optional(),
+          })
+          .strict(),
+      )
+      .refine((r) => r.length <= 20, { message: 'validation.tooManyEntries', params: { maximum: 20 } })
+      .refine((r) => new Set(r.map((entry) => entry.region)).size === r.length, { message: 'validation.region' })
+      .nullable()
+      .optional(),
   })
   .strip()
   .meta({ id: 'ExternalServiceUpdate' });
@@ -97,6 +122,18 @@ export const ServiceNameParamsSchema = z.object({ service_name: z.string().regex
 export const ServiceParamsSchema = z.object({ service: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Unknown service') });
 
 export const AuthUrlSchema = z.object({ auth_url: z.string() }).meta({ id: 'AuthUrl' });
+
+/** `POST /api/external-services/{service_name}/auth`'s optional body: the region a service with regions is connected in (Battle.net). */
+export const ConnectStartSchema = z
+  .object({
+    region: z
+      .string()
+      .regex(/^[a-z]{2,8}$/, 'validation.region')
+      .optional(),
+  })
+  .strict()
+  .optional()
+  .meta({ id: 'ConnectStart' });
 
 /** Same shape as a sign-in's answer: code, state and the optional RFC 9207 issuer. */
 export const ServiceCallbackQuerySchema = LoginCallbackQuerySchema;

@@ -43,6 +43,11 @@ export class ContactDeliveryService {
     private readonly queue: ContactMailQueue,
   ) {}
 
+  /** Whether mail can be sent at all (SMTP_URL set). */
+  get configured(): boolean {
+    return this.mailer.configured;
+  }
+
   /** One attempt. Throws so that BullMQ retries (an UnrecoverableError stops the retries). */
   async deliver(messageId: string, { finalAttempt }: { finalAttempt: boolean }): Promise<DeliveryOutcome> {
     const em = this.em.fork();

@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { addOnce } from '../../core/queue/jobs.js';
-import { CONTACT_MAIL_QUEUE, DELIVER_CONTACT_MESSAGE, DELIVERY_ATTEMPTS, type ContactMailJob } from './jobs/contact-mail.job.js';
+import { CONTACT_MAIL_QUEUE, DELIVER_CONTACT_MESSAGE, DELIVER_RECONNECT_NOTICE, DELIVERY_ATTEMPTS, type ContactMailJob } from './jobs/contact-mail.job.js';
 
 /** A queue call must never hold an HTTP request while Redis is away. */
 const ENQUEUE_TIMEOUT_MS = 2000;
@@ -30,14 +30,23 @@ export class ContactMailQueue {
    * Best effort, never throws: the job id is the message id, so a message already waiting or
    * retrying is not queued twice; what cannot be queued now (Redis away) the sweeper queues later.
    */
-  async enqueue(messageId: string): Promise<boolean> {
+  enqueue(messageId: string): Promise<boolean> {
+    return this.add(DELIVER_CONTACT_MESSAGE, { messageId }, messageId);
+  }
+
+  /** A reconnect notice's mail, the same way (job id `notice-<id>`; the contact sweeper re-queues what is left). */
+  enqueueNotice(noticeId: string): Promise<boolean> {
+    return this.add(DELIVER_RECONNECT_NOTICE, { noticeId }, `notice-${noticeId}`);
+  }
+
+  private async add(name: string, data: ContactMailJob, jobId: string): Promise<boolean> {
     try {
       const outcome = await within(
         addOnce(
           this.queue,
-          DELIVER_CONTACT_MESSAGE,
-          { messageId },
-          { jobId: messageId, attempts: DELIVERY_ATTEMPTS, backoff: { type: 'exponential', delay: this.config.contact.retryDelayMs } },
+          name,
+          data,
+          { jobId, attempts: DELIVERY_ATTEMPTS, backoff: { type: 'exponential', delay: this.config.contact.retryDelayMs } },
           // A failed delivery stays in Salud for a sweep period, then the sweeper tries again.
           this.config.contact.sweepMs,
         ),
@@ -46,7 +55,7 @@ export class ContactMailQueue {
       return outcome !== 'failed';
     } catch (error) {
       this.logger.warn(
-        `Contact message ${messageId} is stored but could not be queued yet (${error instanceof Error ? error.message : String(error)}); the sweeper will retry.`,
+        `Mail ${jobId} is stored but could not be queued yet (${error instanceof Error ? error.message : String(error)}); the sweeper will retry.`,
       );
       return false;
     }

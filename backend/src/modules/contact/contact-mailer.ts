@@ -67,12 +67,17 @@ export class ContactMailer implements OnApplicationShutdown {
   }
 
   async send(message: ContactMessage): Promise<void> {
+    await this.sendMail(composeContactMail(message, this.config));
+  }
+
+  /** Any mail of ours (contact messages, reconnect notices) through the same SMTP transport. */
+  async sendMail(mail: ContactMail): Promise<void> {
     const url = this.url;
     if (!url) throw new Error('SMTP_URL is not set');
     this.transport ??= import('nodemailer').then(({ createTransport }) =>
       createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }),
     );
-    await (await this.transport).sendMail(composeContactMail(message, this.config));
+    await (await this.transport).sendMail(mail);
   }
 
   onApplicationShutdown(): void {

@@ -14,6 +14,8 @@ import { ContactPersonalDataHandler } from './handlers/personal-data.handler.js'
 import { CONTACT_MAIL_QUEUE } from './jobs/contact-mail.job.js';
 import { ContactMailProcessor } from './jobs/contact-mail.processor.js';
 import { ContactSweeper } from './jobs/contact-sweeper.service.js';
+import { ReconnectNoticeHandler } from './handlers/reconnect-notice.handler.js';
+import { ReconnectNotices } from './reconnect-notices.service.js';
 
 /**
  * The contact page's messages: web roles accept and list them, worker roles mail them
@@ -29,6 +31,9 @@ export class ContactModule {
       controllers: web ? [ContactController] : [],
       providers: [
         ContactMailQueue,
+        // Durable events are delivered by whichever process runs the outbox worker.
+        ReconnectNotices,
+        ReconnectNoticeHandler,
         ContactErasureHandler,
         ContactPersonalDataHandler,
         ...(web ? [ContactService, ...CONTACT_ADMIN_HANDLERS, ...CONTACT_WEB_HANDLERS] : []),

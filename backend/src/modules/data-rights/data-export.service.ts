@@ -129,6 +129,7 @@ export class DataExportService {
       checkouts: parts.checkouts ?? [],
       beta_invitation: parts.beta_invitation ?? null,
       contact_messages: parts.contact_messages ?? [],
+      reconnect_notices: parts.reconnect_notices ?? [],
       activity: parts.activity ?? [],
       data_exports: await this.data.exportsListOf(userId),
     };

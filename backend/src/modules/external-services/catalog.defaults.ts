@@ -1,5 +1,25 @@
 import type { ServiceStatus } from '@life/contracts';
-import type { ExternalService } from './entities/external-service.entity.js';
+import type { ExternalService, ServiceRegions } from './entities/external-service.entity.js';
+
+/**
+ * Battle.net's regions (decision 0042): one OAuth host for us, eu, kr and tw, another for China, an
+ * API host per region, and profile calls in the `profile-{region}` namespace. `{region}` stands
+ * for the region the person picked; the first is the default.
+ */
+export const BATTLENET_REGIONS: ServiceRegions = [
+  { region: 'us', query: { namespace: 'profile-{region}' } },
+  { region: 'eu', query: { namespace: 'profile-{region}' } },
+  { region: 'kr', query: { namespace: 'profile-{region}' } },
+  { region: 'tw', query: { namespace: 'profile-{region}' } },
+  {
+    region: 'cn',
+    auth_url: 'https://oauth.battlenet.com.cn/authorize',
+    token_url: 'https://oauth.battlenet.com.cn/token',
+    user_url: 'https://oauth.battlenet.com.cn/userinfo',
+    base_url: 'https://gateway.battlenet.com.cn',
+    query: { namespace: 'profile-{region}' },
+  },
+];
 
 type Defaults = Pick<ExternalService, 'serviceName' | 'serviceType' | 'description' | 'scopes' | 'baseUrl' | 'authUrl' | 'tokenUrl' | 'userUrl'> &
   Partial<
@@ -16,6 +36,8 @@ type Defaults = Pick<ExternalService, 'serviceName' | 'serviceType' | 'descripti
       | 'revokeUrl'
       | 'revokeStyle'
       | 'accountUrl'
+      | 'regions'
+      | 'linkStyle'
     >
   > & { status: ServiceStatus };
 
@@ -85,6 +107,8 @@ export const CATALOG_DEFAULTS: Defaults[] = [
     tokenAuth: 'basic',
     sendScope: false,
     accountUrl: 'https://account.meethue.com/apps',
+    // After the grant: press the link button remotely and create a bridge user (decision 0041).
+    linkStyle: 'hue',
   },
   {
     serviceName: 'youtube',
@@ -190,11 +214,13 @@ export const CATALOG_DEFAULTS: Defaults[] = [
     status: 'active',
     description: 'Tus personajes de World of Warcraft en Battle.net.',
     scopes: 'openid wow.profile',
-    baseUrl: 'https://eu.api.blizzard.com',
+    baseUrl: 'https://{region}.api.blizzard.com',
     authUrl: 'https://oauth.battle.net/authorize',
     tokenUrl: 'https://oauth.battle.net/token',
     userUrl: 'https://oauth.battle.net/userinfo',
     tokenAuth: 'basic',
+    // The person picks the region when connecting (decision 0042).
+    regions: BATTLENET_REGIONS,
     accountUrl: 'https://account.battle.net/connections',
   },
   {

@@ -7,13 +7,24 @@ import { firstPrivateUrlFieldResolved } from '../../core/util/private-address.js
 import { CATALOG_DEFAULTS } from './catalog.defaults.js';
 import { DevProviders } from './dev-providers.service.js';
 import { Connection } from './entities/connection.entity.js';
-import { ExternalService } from './entities/external-service.entity.js';
+import { ExternalService, type LinkStyle, type ServiceRegions } from './entities/external-service.entity.js';
 import type { ExternalServicesDb } from './entities/index.js';
 import { ServicesError, ServicesErrorCode } from './external-services.errors.js';
+import { regionsOf } from './regions.js';
 import { TokenVault } from './token-vault.js';
 import { msg } from '../../core/i18n/messages.js';
 
 const TABLE = 'external_services';
+
+/** The regions' URLs as given (blank ones dropped: the row's own are used) and their query defaults. */
+function normaliseRegions(input: NonNullable<ExternalServiceUpdate['region_settings']>): ServiceRegions {
+  return input.map(
+    (value) =>
+      Object.fromEntries(
+        Object.entries(value).filter(([, field]) => field !== null && field !== undefined && field !== ''),
+      ) as unknown as ServiceRegions[number],
+  );
+}
 const SERVICE_URL_FIELDS = ['base_url', 'auth_url', 'token_url', 'redirect_url', 'user_url', 'revoke_url', 'account_url'] as const;
 const blankToNull = (value: string | null | undefined) => (value === undefined ? undefined : value === null || value.trim() === '' ? null : value.trim());
 
@@ -51,10 +62,17 @@ export function serviceCallbackUrl(service: Pick<ExternalService, 'serviceName' 
   return provider ? `${appUrl}/login/${provider}/callback` : `${appUrl}/callback/${service.serviceName}`;
 }
 
+/**
+ * A connection whose access token has expired and that has nothing to refresh it with (Battle.net
+ * gives no refresh token; its tokens live 24 h) is as broken as one whose refresh was refused.
+ */
+export const expiredForGood = (connection: { expiresAt?: Date | string | null; hasRefreshToken: boolean }, now = Date.now()): boolean =>
+  !connection.hasRefreshToken && !!connection.expiresAt && new Date(connection.expiresAt).getTime() <= now;
+
 export function toServiceDto(
   service: ServiceFields,
   appUrl: string,
-  connection?: Pick<Connection, 'status' | 'accountName'>,
+  connection?: Pick<Connection, 'status' | 'accountName'> & { region?: string | null; expiredForGood?: boolean },
   availability: Pick<ExternalServiceDto, 'unavailable_reason' | 'dev_provider'> = availabilityOf(service, { ownCredentials: false, devProvider: false }),
 ): ExternalServiceDto {
   return {
@@ -62,8 +80,8 @@ export function toServiceDto(
     service_name: service.serviceName,
     service_type: service.serviceType,
     description: service.description ?? null,
-    connected: connection?.status === 'connected',
-    needs_reconnect: connection?.status === 'needs_reconnect',
+    connected: connection?.status === 'connected' && !connection.expiredForGood,
+    needs_reconnect: connection?.status === 'needs_reconnect' || (connection?.status === 'connected' && !!connection.expiredForGood),
     status: service.status,
     scopes: service.scopes ?? null,
     app_id: service.appId ?? null,
@@ -87,6 +105,8 @@ export function toServiceDto(
     account_name: connection?.accountName ?? null,
     callback_url: serviceCallbackUrl(service, appUrl),
     ...availability,
+    regions: regionsOf(service),
+    region: connection?.region ?? null,
   };
 }
 
@@ -126,6 +146,8 @@ export function loginProviderOf(service: Pick<ExternalServiceDto, 'service_name'
 }
 
 const jsonb = (value: Record<string, string> | string) => (typeof value === 'string' ? (JSON.parse(value) as Record<string, string>) : value);
+const regionsJson = (value: ServiceRegions | string | null | undefined): ServiceRegions | null =>
+  typeof value === 'string' ? (JSON.parse(value) as ServiceRegions) : (value ?? null);
 
 /** What calling a service's API needs from its catalog row (the proxy, TokenAccess): plain, read-only. */
 export interface ServiceApiTarget {
@@ -136,6 +158,10 @@ export interface ServiceApiTarget {
   readonly extraHeaders: Readonly<Record<string, string>>;
   readonly apiKeyHeader: string | null;
   readonly apiKeyEncrypted: string | null;
+  /** Per-region URLs and API query defaults (Battle.net), or null. */
+  readonly regions: ServiceRegions | null;
+  /** Hue: calls carry the connection's application key (decision 0041). */
+  readonly linkStyle: LinkStyle;
 }
 
 /**
@@ -199,7 +225,7 @@ export class CatalogService implements OnApplicationBootstrap {
     const row = await this.em
       .getKysely<ExternalServicesDb>()
       .selectFrom('external_services')
-      .select(['id', 'service_name', 'app_id', 'base_url', 'api_auth_scheme', 'extra_headers', 'api_key_header', 'api_key_encrypted'])
+      .select(['id', 'service_name', 'app_id', 'base_url', 'api_auth_scheme', 'extra_headers', 'api_key_header', 'api_key_encrypted', 'regions', 'link_style'])
       .where('service_name', '=', name)
       .executeTakeFirst();
     if (!row) return null;
@@ -213,6 +239,7 @@ export class CatalogService implements OnApplicationBootstrap {
       extraHeaders: jsonb(row.extra_headers),
       apiKeyHeader: row.api_key_header ?? null,
       apiKeyEncrypted: row.api_key_encrypted ?? null,
+      regions: regionsJson(row.regions),
     });
     return Object.freeze({
       id: target.id,
@@ -222,6 +249,8 @@ export class CatalogService implements OnApplicationBootstrap {
       extraHeaders: Object.freeze({ ...target.extraHeaders }),
       apiKeyHeader: target.apiKeyHeader ?? null,
       apiKeyEncrypted: target.apiKeyEncrypted ?? null,
+      regions: target.regions ?? null,
+      linkStyle: row.link_style,
     });
   }
 
@@ -260,8 +289,13 @@ export class CatalogService implements OnApplicationBootstrap {
         's.revoke_url',
         's.revoke_style',
         's.account_url',
+        's.regions',
+        's.link_style',
         'c.status as connection_status',
         'c.account_name',
+        'c.region',
+        'c.expires_at',
+        eb('c.refresh_token_encrypted', 'is not', null).as('has_refresh_token'),
         eb('u.id', 'is not', null).as('has_own_credentials'),
       ])
       .orderBy('s.service_name')
@@ -295,9 +329,18 @@ export class CatalogService implements OnApplicationBootstrap {
           revokeUrl: row.revoke_url,
           revokeStyle: row.revoke_style,
           accountUrl: row.account_url,
+          regions: regionsJson(row.regions),
+          linkStyle: row.link_style,
         },
         this.config.appUrl,
-        row.connection_status ? { status: row.connection_status, accountName: row.account_name } : undefined,
+        row.connection_status
+          ? {
+              status: row.connection_status,
+              accountName: row.account_name,
+              region: row.region,
+              expiredForGood: expiredForGood({ expiresAt: row.expires_at, hasRefreshToken: !!row.has_refresh_token }),
+            }
+          : undefined,
         availabilityOf(
           { serviceType: row.service_type, status: row.status, appId: row.app_id, authUrl: row.auth_url, tokenUrl: row.token_url },
           { ownCredentials: !!row.has_own_credentials, devProvider: served.get(row.service_name) ?? false },
@@ -323,10 +366,17 @@ export class CatalogService implements OnApplicationBootstrap {
   async update(id: string, input: ExternalServiceUpdate): Promise<ExternalServiceDto> {
     const service = await this.em.findOne(ExternalService, { id });
     if (!service) throw new ServicesError(ServicesErrorCode.UnknownService, msg('services.serviceNotFound'));
+    // The regions' URLs go through the same checks, named `regions.<region>.<field>`.
+    const regionUrls: Record<string, string | null | undefined> = {};
+    for (const value of input.region_settings ?? []) {
+      for (const field of ['auth_url', 'token_url', 'user_url', 'base_url'] as const) regionUrls[`regions.${value.region}.${field}`] = value[field];
+    }
+    const urlFields = [...SERVICE_URL_FIELDS, ...Object.keys(regionUrls)];
+    const urls: Record<string, string | null | undefined> = { ...Object.fromEntries(SERVICE_URL_FIELDS.map((field) => [field, input[field]])), ...regionUrls };
     // The contract checks the shape (slug, known type, https or loopback http); production allows no plain http at all (decision 0026).
     if (this.config.isProduction) {
-      const insecure = SERVICE_URL_FIELDS.find((field) => {
-        const value = input[field]?.trim();
+      const insecure = urlFields.find((field) => {
+        const value = urls[field]?.trim();
         if (!value) return false;
         try {
           return new URL(value).protocol !== 'https:';
@@ -338,7 +388,7 @@ export class CatalogService implements OnApplicationBootstrap {
     }
     // Nor loopback or private addresses, by name or by what the name resolves to, unless ALLOW_PRIVATE_SERVICE_URLS=true (decisions 0032, 0050).
     if (!this.config.allowPrivateServiceUrls) {
-      const local = await firstPrivateUrlFieldResolved(input, SERVICE_URL_FIELDS);
+      const local = await firstPrivateUrlFieldResolved(urls, urlFields);
       if (local) throw new ServicesError(ServicesErrorCode.PrivateServiceUrl, msg('services.privateServiceUrl', { field: local }));
     }
     // A login-type row is the card of a sign-in provider whose app is its login provider row (decision 0040).
@@ -379,6 +429,8 @@ export class CatalogService implements OnApplicationBootstrap {
     if (input.extra_headers) service.extraHeaders = input.extra_headers;
     if (input.api_key_header !== undefined) service.apiKeyHeader = input.api_key_header;
     if (input.revoke_style) service.revokeStyle = input.revoke_style;
+    if (input.region_settings !== undefined)
+      service.regions = input.region_settings && input.region_settings.length > 0 ? normaliseRegions(input.region_settings) : null;
     // The mask (or an absent field) keeps a stored secret; an empty string clears it.
     if (input.app_secret !== undefined && input.app_secret !== SECRET_MASK) {
       service.appSecretEncrypted = input.app_secret ? this.vault.seal(TABLE, service.id, 'app_secret', input.app_secret) : null;

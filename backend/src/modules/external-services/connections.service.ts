@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
+import { serviceDisplayName } from '@life/contracts';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { outboundFetch } from '../../core/http/outbound-fetch.js';
 import { OneTimeStore } from '../../core/redis/one-time-store.js';
@@ -14,6 +15,8 @@ import { ServicesError, ServicesErrorCode } from './external-services.errors.js'
 import { ProviderClient, TokenEndpointError, type ClientCredentials, type TokenAnswer } from './provider-client.js';
 import { TokenVault } from './token-vault.js';
 import { msg } from '../../core/i18n/messages.js';
+import { BridgeLinkError, linkHueBridge } from './bridge-link.js';
+import { hasRegions, inRegion, regionsOf } from './regions.js';
 
 const STATE_NAMESPACE = 'connect-state';
 const STATE_TTL_SECONDS = 600;
@@ -24,6 +27,8 @@ interface ConnectState {
   service: string;
   codeVerifier?: string;
   clientSource: 'user' | 'app';
+  /** The region the person picked (services with regions: Battle.net). */
+  region?: string;
 }
 
 const b64url = (buffer: Buffer) => buffer.toString('base64url');
@@ -68,16 +73,27 @@ export class ConnectionsService {
     return { service: app, client: { clientId: app.appId, clientSecret: this.catalog.appSecret(app), source: 'app' } };
   }
 
-  async authUrl(userId: string, serviceName: string): Promise<{ auth_url: string }> {
+  async authUrl(userId: string, serviceName: string, region?: string): Promise<{ auth_url: string }> {
     const row = await this.catalog.byName(serviceName);
     if (row.serviceType === 'login') throw new ServicesError(ServicesErrorCode.LoginTypeService, msg('services.loginOnly'));
     if (row.status !== 'active') throw new ServicesError(ServicesErrorCode.ServiceNotActive, msg('services.inactive'));
-    const { service, client } = await this.resolve(userId, row);
+    const resolved = await this.resolve(userId, row);
+    // A service with regions (Battle.net) is connected in the region the person picked, the
+    // catalog's first when none was sent (decision 0042); a region of another service is refused.
+    if (region !== undefined && !(hasRegions(resolved.service) ? regionsOf(resolved.service).includes(region) : false)) {
+      throw new ServicesError(
+        ServicesErrorCode.InvalidRegion,
+        hasRegions(resolved.service) ? msg('services.regionRequired', { regions: regionsOf(resolved.service).join(', ') }) : msg('services.noRegions'),
+      );
+    }
+    region ??= hasRegions(resolved.service) ? regionsOf(resolved.service)[0] : undefined;
+    const client = resolved.client;
+    const service = inRegion(resolved.service, region);
     if (!service.authUrl || !service.tokenUrl) throw new ServicesError(ServicesErrorCode.ServiceNotConfigured, msg('services.missingUrls'));
     const codeVerifier = service.pkce ? b64url(randomBytes(32)) : undefined;
     const state = await this.states.create<ConnectState>(
       STATE_NAMESPACE,
-      { userId, service: serviceName, codeVerifier, clientSource: client.source },
+      { userId, service: serviceName, codeVerifier, clientSource: client.source, ...(region ? { region } : {}) },
       STATE_TTL_SECONDS,
     );
     const url = new URL(service.authUrl);
@@ -98,7 +114,7 @@ export class ConnectionsService {
   }
 
   /** Finishes a connection: the state must have been issued to this same person for this service. */
-  async finish(user: { id: string }, serviceName: string, code: string, stateValue: string): Promise<Connection> {
+  async finish(user: { id: string }, serviceName: string, code: string, stateValue: string, language?: string): Promise<Connection> {
     // Whose state it is is checked BEFORE it is spent (peek, then GETDEL): another person replaying
     // the callback URL is refused and the person who started the connection can still finish it.
     const belongs = (candidate: ConnectState | undefined): candidate is ConnectState =>
@@ -107,7 +123,9 @@ export class ConnectionsService {
       throw new ServicesError(ServicesErrorCode.InvalidState, msg('services.connectLinkExpired'));
     const state = await this.states.consume<ConnectState>(STATE_NAMESPACE, stateValue);
     if (!belongs(state)) throw new ServicesError(ServicesErrorCode.InvalidState, msg('services.connectLinkExpired'));
-    const { service, client } = await this.resolve(user.id, await this.catalog.byName(serviceName), state.clientSource);
+    const resolved = await this.resolve(user.id, await this.catalog.byName(serviceName), state.clientSource);
+    const client = resolved.client;
+    const service = inRegion(resolved.service, state.region);
     const apiKey = this.catalog.apiKey(service);
     let tokens: TokenAnswer;
     try {
@@ -127,7 +145,24 @@ export class ConnectionsService {
       throw new ServicesError(ServicesErrorCode.ProviderError, `${serviceName} rechazó la conexión (${reason.slice(0, 80)}).`);
     }
     const account = await this.client.whoAmI(service, tokens.accessToken, apiKey, tokens.raw);
-    return this.store(user.id, service, client.source, tokens, account);
+    const linkKey = await this.link(service, tokens.accessToken, user.id);
+    return this.store(user.id, service, client.source, tokens, account, { region: state.region ?? null, language: language ?? null, linkKey });
+  }
+
+  /**
+   * The step after the grant that some services need before their API answers (Philips Hue: the
+   * remote link button and a bridge user, decision 0041). Answers the key to seal, or null.
+   */
+  async link(service: Pick<ExternalService, 'linkStyle' | 'baseUrl' | 'serviceName'>, accessToken: string, userId: string): Promise<string | null> {
+    if (service.linkStyle !== 'hue') return null;
+    if (!service.baseUrl) throw new ServicesError(ServicesErrorCode.ServiceNotConfigured, msg('services.missingUrls'));
+    try {
+      return await linkHueBridge(service.baseUrl, accessToken, `life#${userId.slice(0, 8)}`);
+    } catch (error) {
+      const reason = error instanceof BridgeLinkError ? error.reason : 'error';
+      this.logger.warn(`Linking the ${service.serviceName} bridge failed: ${reason}`);
+      throw new ServicesError(ServicesErrorCode.ProviderError, msg('services.bridgeNotLinked', { service: serviceDisplayName(service.serviceName) }));
+    }
   }
 
   private async store(
@@ -136,6 +171,7 @@ export class ConnectionsService {
     source: 'user' | 'app',
     tokens: TokenAnswer,
     account: { id?: string; name?: string },
+    extra: { region: string | null; language: string | null; linkKey: string | null },
   ): Promise<Connection> {
     const em = this.em.fork();
     let connection = await em.findOne(Connection, { user: userId, service: service.id });
@@ -156,6 +192,9 @@ export class ConnectionsService {
     connection.refreshNotBefore = null;
     connection.lastError = null;
     connection.lastRefreshAt = new Date();
+    connection.region = extra.region;
+    connection.language = extra.language;
+    connection.linkKeyEncrypted = extra.linkKey ? this.vault.seal(CONNECTIONS_TABLE, connection.id, 'link_key', extra.linkKey) : null;
     try {
       await em.flush();
     } catch (error) {
@@ -212,7 +251,9 @@ export class ConnectionsService {
   }
 
   private async revokeAtProvider(userId: string, row: ExternalService, connection: Connection): Promise<boolean> {
-    const { service, client } = await this.resolve(userId, row, connection.clientSource);
+    const resolved = await this.resolve(userId, row, connection.clientSource);
+    const client = resolved.client;
+    const service = inRegion(resolved.service, connection.region);
     if (service.revokeStyle === 'none' || !service.revokeUrl) return false;
     const access = this.vault.open(CONNECTIONS_TABLE, connection.id, 'access_token', connection.accessTokenEncrypted);
     const refresh = connection.refreshTokenEncrypted

@@ -29,6 +29,7 @@ type Overlay = Pick<
   | 'revokeUrl'
   | 'revokeStyle'
   | 'accountUrl'
+  | 'regions'
 >;
 
 const TABLE = 'external_services';
@@ -130,6 +131,8 @@ export class DevProviders implements OnApplicationShutdown {
         revokeUrl: row.revoke_url || null,
         revokeStyle: row.revoke_style,
         accountUrl: row.account_url,
+        // The stand-in's regions (all on its own host), never the real region hosts of the row.
+        regions: row.region_settings ?? null,
       };
       this.overlays.set(key, overlay);
     }

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import {
   AuthUrlSchema,
+  ConnectStartSchema,
   DisconnectResultSchema,
   ExternalServiceListSchema,
   ServiceCallbackQuerySchema,
@@ -12,7 +13,9 @@ import {
 } from '@life/contracts';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
+import type { Language } from '@life/contracts';
 import { Contract } from '../../core/http/contract.js';
+import { RequestLanguage } from '../../core/i18n/request-language.decorator.js';
 import { CurrentUser, type AuthenticatedUser } from '../../core/http/current-user.decorator.js';
 import { DisconnectServiceCommand, FinishConnectionCommand, SaveOwnCredentialsCommand, StartConnectionCommand } from './public/commands.js';
 import { ListPersonServicesQuery, OwnCredentialsQuery } from './public/queries.js';
@@ -42,11 +45,12 @@ export class ExternalServicesController {
     tags: ['services'],
     access: 'session',
     params: ServiceNameParamsSchema,
+    body: ConnectStartSchema,
     response: AuthUrlSchema,
     errors: [400, 404, 409, 503],
   })
-  auth(@CurrentUser() user: AuthenticatedUser, @Param('service_name') serviceName: string) {
-    return this.commands.execute(new StartConnectionCommand(user.id, serviceName));
+  auth(@CurrentUser() user: AuthenticatedUser, @Param('service_name') serviceName: string, @Body() body: { region?: string } | undefined) {
+    return this.commands.execute(new StartConnectionCommand(user.id, serviceName, body?.region));
   }
 
   @Get('callback/:service')
@@ -64,9 +68,10 @@ export class ExternalServicesController {
     @Param('service') service: string,
     @Query() query: { code: string; state: string },
     @Res({ passthrough: true }) reply: FastifyReply,
+    @RequestLanguage() language: Language,
   ) {
     void reply.header('cache-control', 'no-store');
-    return this.commands.execute(new FinishConnectionCommand(user, service, query.code, query.state));
+    return this.commands.execute(new FinishConnectionCommand(user, service, query.code, query.state, language));
   }
 
   @Delete('api/external-services/:service_name/connection')

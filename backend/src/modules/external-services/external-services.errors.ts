@@ -14,6 +14,7 @@ export enum ServicesErrorCode {
   ServiceExists = 'service_exists',
   InsecureServiceUrl = 'insecure_service_url',
   PrivateServiceUrl = 'private_service_url',
+  InvalidRegion = 'invalid_region',
 }
 
 const STATUS: Record<ServicesErrorCode, number> = {
@@ -29,6 +30,7 @@ const STATUS: Record<ServicesErrorCode, number> = {
   [ServicesErrorCode.ServiceExists]: 409,
   [ServicesErrorCode.InsecureServiceUrl]: 400,
   [ServicesErrorCode.PrivateServiceUrl]: 400,
+  [ServicesErrorCode.InvalidRegion]: 400,
 };
 
 export class ServicesError extends AppError {

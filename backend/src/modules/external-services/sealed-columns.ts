@@ -15,6 +15,7 @@ export const EXTERNAL_SERVICES_SEALED: SealedTable[] = [
     columns: [
       { column: 'access_token_encrypted', aad: 'access_token' },
       { column: 'refresh_token_encrypted', aad: 'refresh_token' },
+      { column: 'link_key_encrypted', aad: 'link_key' },
     ],
     // A refresh rewrites these columns: re-seal a row only while holding its refresh lock.
     lockedByRefresh: true,

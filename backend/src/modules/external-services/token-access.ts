@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { serviceDisplayName } from '@life/contracts';
+import { sql } from 'kysely';
+import { HUE_KEY_HEADER } from './bridge-link.js';
 import { CatalogService } from './catalog.service.js';
-import { CONNECTIONS_TABLE } from './connections.service.js';
+import { CONNECTIONS_TABLE, ConnectionsService } from './connections.service.js';
 import type { Connection } from './entities/connection.entity.js';
 import type { ExternalServicesDb } from './entities/index.js';
 import { ServicesError, ServicesErrorCode } from './external-services.errors.js';
+import { inRegion, regionQuery } from './regions.js';
 import { TokenRefreshService } from './token-refresh.service.js';
 import type { UsableToken } from './public/queries.js';
 import { TokenVault } from './token-vault.js';
@@ -14,7 +17,10 @@ import { msg } from '../../core/i18n/messages.js';
 export type { UsableToken } from './public/queries.js';
 
 /** The columns of a person's connection a provider call needs, as a plain row. */
-type ConnectionRow = Pick<Connection, 'id' | 'status' | 'accessTokenEncrypted' | 'refreshTokenEncrypted' | 'expiresAt' | 'lastRefreshAt' | 'createdAt'>;
+type ConnectionRow = Pick<
+  Connection,
+  'id' | 'status' | 'accessTokenEncrypted' | 'refreshTokenEncrypted' | 'expiresAt' | 'lastRefreshAt' | 'createdAt' | 'region' | 'linkKeyEncrypted'
+>;
 
 /**
  * A connection's access token for calling the provider's API on the person's behalf
@@ -31,13 +37,24 @@ export class TokenAccess {
     private readonly catalog: CatalogService,
     private readonly refresher: TokenRefreshService,
     private readonly vault: TokenVault,
+    private readonly connections: ConnectionsService,
   ) {}
 
   private async load(userId: string, serviceId: string): Promise<ConnectionRow | undefined> {
     const row = await this.em
       .getKysely<ExternalServicesDb>()
       .selectFrom('service_connections')
-      .select(['id', 'status', 'access_token_encrypted', 'refresh_token_encrypted', 'expires_at', 'last_refresh_at', 'created_at'])
+      .select([
+        'id',
+        'status',
+        'access_token_encrypted',
+        'refresh_token_encrypted',
+        'expires_at',
+        'last_refresh_at',
+        'created_at',
+        'region',
+        'link_key_encrypted',
+      ])
       .where('user_id', '=', userId)
       .where('service_id', '=', serviceId)
       .executeTakeFirst();
@@ -52,6 +69,8 @@ export class TokenAccess {
       expiresAt: date(row.expires_at),
       lastRefreshAt: date(row.last_refresh_at),
       createdAt: new Date(row.created_at),
+      region: row.region ?? null,
+      linkKeyEncrypted: row.link_key_encrypted ?? null,
     };
   }
 
@@ -80,23 +99,54 @@ export class TokenAccess {
       connection = await this.load(userId, service.id);
       if (!connection) throw new ServicesError(ServicesErrorCode.NotConnected, msg('services.notConnected'));
     }
-    if (connection.status === 'needs_reconnect') {
-      throw new ServicesError(ServicesErrorCode.NeedsReconnect, `${serviceName} pide que vuelvas a conectar tu cuenta (pulsa Reconectar).`);
+    const expired = !!connection.expiresAt && connection.expiresAt.getTime() <= Date.now();
+    // Expired with nothing to refresh it (Battle.net): only connecting again helps. Marked here too
+    // (with its event), so the card and the notice do not wait for the next sweep.
+    if (connection.status === 'connected' && expired && !connection.refreshTokenEncrypted) {
+      await this.refresher.expireUnrefreshable(connection.id);
+      connection = { ...connection, status: 'needs_reconnect' };
     }
-    if (connection.expiresAt && connection.expiresAt.getTime() <= Date.now()) {
+    if (connection.status === 'needs_reconnect') {
+      throw new ServicesError(ServicesErrorCode.NeedsReconnect, msg('services.needsReconnect', { service: serviceDisplayName(serviceName) }));
+    }
+    if (expired) {
       throw new ServicesError(
         ServicesErrorCode.ProviderError,
         msg('services.refreshPending', { service: serviceDisplayName(serviceName), provider: serviceDisplayName(serviceName) }),
       );
     }
-    return {
-      accessToken: this.vault.open(CONNECTIONS_TABLE, connection.id, 'access_token', connection.accessTokenEncrypted),
-      scheme: service.apiAuthScheme,
-      headers: {
-        ...service.extraHeaders,
-        ...(service.apiKeyHeader && service.apiKeyEncrypted ? { [service.apiKeyHeader]: this.catalog.apiKey(service)! } : {}),
-      },
-      expiresAt: connection.expiresAt ?? null,
+    const accessToken = this.vault.open(CONNECTIONS_TABLE, connection.id, 'access_token', connection.accessTokenEncrypted);
+    const headers: Record<string, string> = {
+      ...service.extraHeaders,
+      ...(service.apiKeyHeader && service.apiKeyEncrypted ? { [service.apiKeyHeader]: this.catalog.apiKey(service)! } : {}),
     };
+    if (service.linkStyle === 'hue') headers[HUE_KEY_HEADER] = await this.linkKey(userId, serviceName, connection, accessToken);
+    const regional = inRegion(service, connection.region);
+    return {
+      accessToken,
+      scheme: service.apiAuthScheme,
+      headers,
+      expiresAt: connection.expiresAt ?? null,
+      baseUrl: regional.baseUrl,
+      query: regionQuery(service, connection.region),
+    };
+  }
+
+  /**
+   * The connection's Hue application key; a connection whose bridge link did not happen yet
+   * (made before it existed) is linked now, once, and the key sealed (decision 0041).
+   */
+  private async linkKey(userId: string, serviceName: string, connection: ConnectionRow, accessToken: string): Promise<string> {
+    if (connection.linkKeyEncrypted) return this.vault.open(CONNECTIONS_TABLE, connection.id, 'link_key', connection.linkKeyEncrypted);
+    const { service } = await this.connections.resolve(userId, await this.catalog.byName(serviceName));
+    const key = (await this.connections.link(service, accessToken, userId))!;
+    await this.em
+      .getKysely<ExternalServicesDb>()
+      .updateTable('service_connections')
+      .set({ link_key_encrypted: this.vault.seal(CONNECTIONS_TABLE, connection.id, 'link_key', key), updated_at: sql<Date>`now()` })
+      .where('id', '=', connection.id)
+      .where('link_key_encrypted', 'is', null)
+      .execute();
+    return key;
   }
 }

@@ -22,6 +22,8 @@ import { LOCK_TTL_MS, RefreshLock } from './refresh-lock.js';
 import { TokenVault } from './token-vault.js';
 import { OutboxService } from '../../core/outbox/outbox.service.js';
 import { ConnectionNeedsReconnectEvent } from './public/events.js';
+import type { ServiceRegions } from './entities/external-service.entity.js';
+import { inRegion } from './regions.js';
 
 /** What one refresh attempt did. */
 export type RefreshOutcome =
@@ -57,9 +59,11 @@ interface RefreshTarget extends Pick<
   | 'refreshNotBefore'
   | 'refreshFailures'
   | 'clientSource'
+  | 'region'
+  | 'language'
 > {
   userId: string;
-  service: Pick<ExternalService, 'id' | 'serviceName' | 'appId' | 'appSecretEncrypted' | 'apiKeyEncrypted'> & TokenEndpointConfig;
+  service: Pick<ExternalService, 'id' | 'serviceName' | 'appId' | 'appSecretEncrypted' | 'apiKeyEncrypted' | 'regions'> & TokenEndpointConfig;
 }
 
 const ENQUEUE_TIMEOUT_MS = 5000;
@@ -171,7 +175,10 @@ export class TokenRefreshService {
         'c.refresh_not_before',
         'c.refresh_failures',
         'c.client_source',
+        'c.region',
+        'c.language',
         's.id as service_id',
+        's.regions',
         's.service_name',
         's.app_id',
         's.app_secret_encrypted',
@@ -199,6 +206,8 @@ export class TokenRefreshService {
       refreshNotBefore: date(row.refresh_not_before),
       refreshFailures: Number(row.refresh_failures),
       clientSource: row.client_source,
+      region: row.region ?? null,
+      language: row.language ?? null,
       service: {
         id: row.service_id,
         serviceName: row.service_name,
@@ -210,6 +219,7 @@ export class TokenRefreshService {
         extraHeaders: typeof row.extra_headers === 'string' ? (JSON.parse(row.extra_headers) as Record<string, string>) : row.extra_headers,
         apiKeyHeader: row.api_key_header,
         apiKeyEncrypted: row.api_key_encrypted,
+        regions: typeof row.regions === 'string' ? (JSON.parse(row.regions) as ServiceRegions) : (row.regions ?? null),
       },
     };
   }
@@ -234,7 +244,10 @@ export class TokenRefreshService {
     let tokens: TokenAnswer;
     try {
       const refreshToken = this.vault.open(CONNECTIONS_TABLE, connection.id, 'refresh_token', sealedRefresh);
-      const { service, client } = await this.connections.resolve(connection.userId, row, connection.clientSource);
+      const resolved = await this.connections.resolve(connection.userId, row, connection.clientSource);
+      const client = resolved.client;
+      // A regional service refreshes at its region's token endpoint (decision 0042).
+      const service = inRegion(resolved.service, connection.region);
       const apiKey = this.catalog.apiKey(service);
       tokens = await this.client.token(service, client, { grant_type: 'refresh_token', refresh_token: refreshToken }, apiKey);
     } catch (error) {
@@ -295,11 +308,56 @@ export class TokenRefreshService {
         .returning('id')
         .execute();
       if (changed.length === 0) return [];
-      return [this.outbox.stage(tx, new ConnectionNeedsReconnectEvent(randomUUID(), connection.id, connection.userId, connection.service.serviceName))];
+      return [
+        this.outbox.stage(
+          tx,
+          new ConnectionNeedsReconnectEvent(randomUUID(), connection.id, connection.userId, connection.service.serviceName, connection.language ?? null),
+        ),
+      ];
     });
     await this.outbox.relay(staged);
     this.logger.warn(`Connection ${connection.id} (${connection.service.serviceName}) needs to be connected again: ${reason}`);
     return 'needs_reconnect';
+  }
+
+  /**
+   * Connections whose access token expired with nothing to refresh it (Battle.net: 24 h tokens and
+   * no refresh token) need connecting again: marked `needs_reconnect` with their durable event, in
+   * one transaction, like a refused refresh. All such connections (the sweep), or one (a read that
+   * found it). Answers how many changed.
+   */
+  async expireUnrefreshable(connectionId?: string): Promise<number> {
+    const staged = await this.em.transactional(async (tx) => {
+      const db = tx.getKysely<ExternalServicesDb>();
+      let update = db
+        .updateTable('service_connections')
+        .set({ status: 'needs_reconnect', last_error: 'access token expired; the provider gives no refresh token', updated_at: dbNow })
+        .where('status', '=', 'connected')
+        .where('refresh_token_encrypted', 'is', null)
+        .where('expires_at', '<=', dbNow);
+      if (connectionId) update = update.where('id', '=', connectionId);
+      const changed = await update.returning(['id', 'user_id', 'service_id', 'language']).execute();
+      if (changed.length === 0) return [];
+      const names = new Map(
+        (
+          await db
+            .selectFrom('external_services')
+            .select(['id', 'service_name'])
+            .where(
+              'id',
+              'in',
+              changed.map((row) => row.service_id),
+            )
+            .execute()
+        ).map((row) => [row.id, row.service_name]),
+      );
+      return changed.map((row) =>
+        this.outbox.stage(tx, new ConnectionNeedsReconnectEvent(randomUUID(), row.id, row.user_id, names.get(row.service_id) ?? '', row.language ?? null)),
+      );
+    });
+    await this.outbox.relay(staged);
+    if (staged.length > 0) this.logger.warn(`${staged.length} connection(s) expired with no refresh token: they need to be connected again`);
+    return staged.length;
   }
 
   private async recordFailure(connection: RefreshTarget, reason: string): Promise<RefreshOutcome> {
@@ -401,6 +459,7 @@ export class TokenRefreshService {
   async sweep(): Promise<number> {
     // A failed job keeps its connection's id: after a while it runs again (Salud showed it meanwhile).
     const retried = await within(retryFailedOlderThan(this.queue, FAILED_REFRESH_RETRY_MS), ENQUEUE_TIMEOUT_MS);
+    await this.expireUnrefreshable();
     if ((await within(this.queue.count(), ENQUEUE_TIMEOUT_MS)) > 0) return retried;
     const ids = await this.dueConnectionIds();
     return ids.length === 0 ? 0 : this.enqueue(ids);

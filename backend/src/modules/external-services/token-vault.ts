@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { KeyRing } from '../../core/crypto/key-ring.js';
 
-type Column = 'access_token' | 'refresh_token' | 'app_secret' | 'api_key' | 'client_secret';
+type Column = 'access_token' | 'refresh_token' | 'link_key' | 'app_secret' | 'api_key' | 'client_secret';
 
 /**
  * Encrypts secrets of this module with the key ring. The associated data names the table,

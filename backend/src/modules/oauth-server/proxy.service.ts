@@ -83,8 +83,11 @@ export class ProxyService {
     await this.limit.consume(`${token.clientRowId}|${token.userId}`);
     const baseUrl = await this.queries.execute(new ServiceApiBaseQuery(serviceName));
     if (!baseUrl) throw new ProxyError(503, 'service_not_configured', `${serviceName} no tiene URL de API configurada.`);
-    const url = ProxyService.target(baseUrl, input.path, input.search);
+    let url = ProxyService.target(baseUrl, input.path, input.search);
     const usable = await this.queries.execute(new ServiceAccessTokenQuery(token.userId, serviceName));
+    // The connection's region has its own API host (Battle.net), and query defaults the app may leave out.
+    if (usable.baseUrl && usable.baseUrl !== baseUrl) url = ProxyService.target(usable.baseUrl, input.path, input.search);
+    for (const [name, value] of Object.entries(usable.query ?? {})) if (!url.searchParams.has(name)) url.searchParams.set(name, value);
 
     const headers: Record<string, string> = { 'user-agent': 'Life/1.0 (+proxy)' };
     for (const name of FORWARDED_REQUEST_HEADERS) {

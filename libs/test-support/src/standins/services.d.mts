@@ -150,7 +150,22 @@ export interface ServiceStandIn {
   /** Every access token issued so far now counts as expired (also `POST /__standin/expire-access-tokens`); how many live ones it expired. */
   expireAccessTokens(): number;
   reset(): void;
+  /** Calls to the service's own API routes (Hue's bridge and CLIP v2, Battle.net's profile API). */
+  apiCalls: ServiceApiCallRecord[];
+  /** Hue: `refuseLink` makes the bridge answer error 101 to the next link; `users` are its application keys. */
+  apiState?: { refuseLink: boolean; users: Map<string, { devicetype: string }> };
 }
+
+export interface ServiceApiCallRecord {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  scheme?: string;
+  headers: Record<string, string | undefined>;
+  status: number;
+}
+
+export declare const BATTLENET_REGION_KEYS: readonly ['us', 'eu', 'kr', 'tw', 'cn'];
 
 /** A body for PUT /api/external-services/:id. */
 export interface ServiceRowBody {
@@ -173,6 +188,8 @@ export interface ServiceRowBody {
   revoke_url: string;
   revoke_style: RevokeStyle;
   account_url: string;
+  /** Battle.net: the regions a person picks from, all served by the stand-in (`{region}` in base_url). */
+  region_settings?: { region: string; auth_url?: string; token_url?: string; user_url?: string; base_url?: string; query?: Record<string, string> }[];
 }
 
 export type ServiceStandIns = { [F in ServiceFamily]?: ServiceStandIn } & {

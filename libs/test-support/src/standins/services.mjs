@@ -63,6 +63,7 @@ const CODE_TTL_MS = 10 * 60 * 1000;
  * @property {boolean} [acceptAnyAccessToken]      access tokens it never issued are accepted (the app's development providers after a restart)
  * @property {number} [latencyMs]                  delay before each token answer (default 0: at once)
  * @property {boolean} [recordCalls]               keep every token call in `tokenCalls` (default true; the bench turns it off)
+ * @property {{ method: string, pattern: RegExp, handle: (call: ServiceApiCall) => unknown }[]} [apiRoutes]  the service's own API (Hue's bridge link and CLIP v2, Battle.net's profile API), behind its access token
  * @property {number} [port]
  */
 
@@ -189,6 +190,23 @@ export function apiRefusal(style, why, detail = '') {
   }
 }
 
+/**
+ * @typedef {object} ServiceApiCall
+ * @property {import('node:http').IncomingMessage} req
+ * @property {URL} url
+ * @property {RegExpExecArray} match
+ * @property {ServiceAccount} account        whose access token the call carried
+ * @property {Record<string, unknown> | unknown[] | null} json  the JSON body, if any
+ * @property {(status: number, body: unknown) => void} send
+ */
+
+/** The raw body as text (JSON APIs). @param {import('node:http').IncomingMessage} req @returns {Promise<string>} */
+async function readRaw(req) {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(/** @type {Buffer} */ (chunk));
+  return Buffer.concat(chunks).toString('utf8').slice(0, 100_000);
+}
+
 /** @param {import('node:http').IncomingMessage} req @param {string} name */
 const header = (req, name) => {
   const value = req.headers[name.toLowerCase()];
@@ -278,6 +296,8 @@ export async function startServiceStandIn(options) {
   const codes = new Map();
   /** @type {Map<string, { account: ServiceAccount, alive: boolean, expiresAt: number }>} */
   const accessTokens = new Map();
+  /** @type {{ method: string, path: string, query: Record<string, string>, scheme?: string, headers: Record<string, string | undefined>, status: number }[]} */
+  const apiCalls = [];
   /** @type {Map<string, { account: ServiceAccount, alive: boolean, uses: number }>} */
   const refreshTokens = new Map();
   const issued = { accessTokens: /** @type {string[]} */ ([]), refreshTokens: /** @type {string[]} */ ([]) };
@@ -598,6 +618,43 @@ export async function startServiceStandIn(options) {
         return sendJson(res, 200, who.answer(token.account, request));
       }
 
+      // The service's own API, behind a live access token (Hue's bridge and CLIP v2, Battle.net's profile API).
+      for (const route of o.apiRoutes ?? []) {
+        const match = req.method === route.method ? route.pattern.exec(requestUrl.pathname) : null;
+        if (!match) continue;
+        const authorization = String(header(req, 'authorization') ?? '');
+        const bearer = /^(\S+)\s+(\S+)$/.exec(authorization);
+        const record = {
+          method: req.method ?? 'GET',
+          path: requestUrl.pathname,
+          query: Object.fromEntries(requestUrl.searchParams),
+          scheme: bearer?.[1],
+          headers: Object.fromEntries(['hue-application-key', 'battlenet-namespace'].map((name) => [name, header(req, name)])),
+          status: 200,
+        };
+        apiCalls.push(record);
+        const send = (/** @type {number} */ status, /** @type {unknown} */ body) => {
+          record.status = status;
+          sendJson(res, status, body);
+        };
+        let token = bearer && bearer[1] === o.apiAuthScheme ? accessTokens.get(bearer[2]) : undefined;
+        if (!token && bearer && o.acceptAnyAccessToken) {
+          token = { account, alive: true, expiresAt: Date.now() + lifetimeMs() };
+          accessTokens.set(bearer[2], token);
+        }
+        if (!token?.alive || (token.expiresAt && token.expiresAt <= Date.now()))
+          return send(401, { error: 'invalid_token', message: 'Unknown, expired or revoked access token.' });
+        const raw = ['GET', 'HEAD'].includes(req.method ?? 'GET') ? '' : await readRaw(req);
+        /** @type {unknown} */
+        let json;
+        try {
+          json = raw ? JSON.parse(raw) : null;
+        } catch {
+          return send(400, { error: 'invalid_json' });
+        }
+        return route.handle({ req, url: requestUrl, match, account: token.account, json, send });
+      }
+
       const githubGrant = /^\/applications\/([^/]+)\/grant$/.exec(requestUrl.pathname);
       const isRevocation =
         (o.revoke === 'github' && req.method === 'DELETE' && githubGrant) ||
@@ -650,6 +707,10 @@ export async function startServiceStandIn(options) {
     userCalls,
     revocations,
     issued,
+    /** Calls to the service's own API (`apiRoutes`): method, path, query, scheme and the Hue/Battle.net headers. */
+    apiCalls,
+    /** The API routes' own state (Hue: `refuseLink`, the bridge `users`), or undefined. */
+    apiState: /** @type {any} */ (o.apiRoutes)?.state,
     /** Token calls by grant type, refreshes that succeeded, refresh tokens presented more than once, refreshes answered with an error. */
     get counts() {
       return { ...counts };
@@ -687,6 +748,7 @@ export async function startServiceStandIn(options) {
     },
     /** Clears the recorded calls and counters (issued tokens stay valid). */
     reset() {
+      apiCalls.length = 0;
       tokenCalls.length = 0;
       authorizeRequests.length = 0;
       userCalls.length = 0;
@@ -831,6 +893,123 @@ export const GITHUB_APP_TOKENS = {
 
 /** @param {string} prefix */
 const credentials = (prefix) => ({ clientId: `${prefix}-client-${randomToken(6)}`, clientSecret: `${prefix}-secret-${randomToken(18)}` });
+
+/** Battle.net's regions; the stand-in serves each under `/{region}` (the real `{region}.api.blizzard.com`). */
+export const BATTLENET_REGION_KEYS = /** @type {const} */ (['us', 'eu', 'kr', 'tw', 'cn']);
+
+/**
+ * Philips Hue's remote API behind the OAuth token: the remote link button
+ * (`PUT /route/api/0/config {"linkbutton":true}`), the bridge user (`POST /route/api {"devicetype"}`
+ * → `[{"success":{"username"}}]`, or error 101 "link button not pressed"), and CLIP v2
+ * (`/route/clip/v2/resource/...`), which also wants `hue-application-key: <username>`.
+ * `hueBridge.refuseLink` (on the returned routes) makes the bridge refuse the next link.
+ */
+export function hueBridge() {
+  /** Bridge users by application key, and until when the link button counts as pressed. */
+  const users = new Map();
+  let pressedUntil = 0;
+  const state = { refuseLink: false, users };
+  /** @param {{ req: import('node:http').IncomingMessage, send: (status: number, body: unknown) => void }} call */
+  const needsKey = (call) => {
+    const key = header(call.req, 'hue-application-key');
+    if (!key || !users.has(key)) {
+      call.send(403, { errors: [{ description: 'unauthorized user' }], data: [] });
+      return false;
+    }
+    return true;
+  };
+  const routes = [
+    {
+      method: 'PUT',
+      pattern: /^\/route\/api\/0\/config$/,
+      handle: (/** @type {ServiceApiCall} */ call) => {
+        const body = /** @type {Record<string, unknown> | null} */ (call.json);
+        if (body?.linkbutton !== true)
+          return call.send(200, [{ error: { type: 7, address: '/config/linkbutton', description: 'invalid value for parameter, linkbutton' } }]);
+        if (!state.refuseLink) pressedUntil = Date.now() + 30_000;
+        return call.send(200, [{ success: { '/config/linkbutton': true } }]);
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/route\/api\/?$/,
+      handle: (/** @type {ServiceApiCall} */ call) => {
+        const body = /** @type {Record<string, unknown> | null} */ (call.json);
+        if (typeof body?.devicetype !== 'string' || !body.devicetype)
+          return call.send(200, [{ error: { type: 5, address: '/', description: 'invalid/missing parameters in body' } }]);
+        if (state.refuseLink || pressedUntil < Date.now()) {
+          state.refuseLink = false;
+          return call.send(200, [{ error: { type: 101, address: '', description: 'link button not pressed' } }]);
+        }
+        pressedUntil = 0;
+        const username = randomToken(30);
+        users.set(username, { devicetype: body.devicetype, account: call.account });
+        return call.send(200, [{ success: { username } }]);
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/route\/clip\/v2\/resource\/light$/,
+      handle: (/** @type {ServiceApiCall} */ call) => {
+        if (!needsKey(call)) return undefined;
+        return call.send(200, {
+          errors: [],
+          data: [
+            {
+              id: '3f4ac4e9-d67a-4dbd-8a16-5ea7e373f281',
+              type: 'light',
+              metadata: { name: 'Salón', archetype: 'sultan_bulb' },
+              on: { on: true },
+              dimming: { brightness: 80 },
+            },
+            {
+              id: '8b1f2d8e-0c5b-4a57-9d3b-2a6f1c9e7d10',
+              type: 'light',
+              metadata: { name: 'Cocina', archetype: 'spot_bulb' },
+              on: { on: false },
+              dimming: { brightness: 0 },
+            },
+          ],
+        });
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/route\/clip\/v2\/resource\/bridge$/,
+      handle: (/** @type {ServiceApiCall} */ call) => {
+        if (!needsKey(call)) return undefined;
+        return call.send(200, { errors: [], data: [{ id: 'b1d9e0c2-5f1a-4c3e-9a8b-7d6e5f4a3b2c', type: 'bridge', bridge_id: '001788fffe4a1b2c' }] });
+      },
+    },
+  ];
+  return Object.assign(routes, { state });
+}
+
+/**
+ * Battle.net's profile API per region (`/{region}/profile/user/wow`, the real
+ * `https://{region}.api.blizzard.com/profile/user/wow`): it wants `namespace=profile-{region}`
+ * and answers 404 without it, like Blizzard's.
+ */
+export function battlenetProfileApi() {
+  return [
+    {
+      method: 'GET',
+      pattern: /^\/(us|eu|kr|tw|cn)\/profile\/user\/wow$/,
+      handle: (/** @type {ServiceApiCall} */ call) => {
+        const region = call.match[1];
+        const namespace = call.url.searchParams.get('namespace') ?? header(call.req, 'battlenet-namespace');
+        if (namespace !== `profile-${region}`) return call.send(404, { code: 404, type: 'BLZWEBAPI00000404', detail: 'Not Found' });
+        return call.send(200, {
+          id: Number.parseInt(call.account.id, 10) || 1,
+          wow_accounts: [
+            { id: 1, characters: [{ name: 'Thrall', id: 7, realm: { slug: region === 'eu' ? 'draenor' : 'area-52' }, level: 80, playable_class: { id: 7 } }] },
+          ],
+          region,
+        });
+      },
+    },
+  ];
+}
 
 /**
  * The families of quirks, as options of startServiceStandIn.
@@ -1048,6 +1227,7 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
       revoke: 'none',
       whoAmI: [],
       account: { id: 'hue-bridge-1', name: 'Hue Bridge' },
+      apiRoutes: hueBridge(),
     },
     // Microsoft identity platform v2 + Microsoft Graph: client in the body, a refresh token only with
     // `offline_access`, every refresh returns a new one; Graph's /me, OneDrive's files, Outlook's events and mail.
@@ -1139,6 +1319,7 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
       revoke: 'none',
       whoAmI: [{ path: '/oauth/userinfo', answer: (a) => ({ sub: a.id, id: Number.parseInt(a.id, 10) || 1, battletag: a.name }) }],
       account: { id: '99887766', name: 'Thrall#1111' },
+      apiRoutes: battlenetProfileApi(),
     },
   };
 }
@@ -1233,6 +1414,13 @@ export async function startServiceStandIns(options = {}) {
           revoke_url: standIn.revokeUrl ?? '',
           revoke_style: o.revoke ?? 'none',
           account_url: `${standIn.url}/account/connections`,
+          // Battle.net: every region on the stand-in's own host, under /{region}.
+          ...(family === 'battlenet'
+            ? {
+                base_url: `${standIn.url}/{region}`,
+                region_settings: BATTLENET_REGION_KEYS.map((region) => ({ region, query: { namespace: 'profile-{region}' } })),
+              }
+            : {}),
         };
       }
     }

@@ -86,6 +86,9 @@ export const de: Translation = {
     urlsSet: 'Die nötigen URLs sind gesetzt.',
   },
   contact: {
+    reconnectMailSubject: 'Verbinde {{service}} erneut mit Life',
+    reconnectMailBody:
+      'Hallo {{name}},\n\ndie Verbindung deines {{service}}-Kontos mit Life ist unterbrochen, und die Apps, die sie nutzen, können deine Daten nicht mehr lesen.\n\nUm das zu beheben, öffne dein Dashboard und klicke auf der Karte von {{service}} auf Neu verbinden:\n{{url}}\n\nWir schreiben dir nur einmal pro Unterbrechung.\n\nDein Life-Team',
     messageNotFound: 'Es gibt keine Kontaktnachricht mit dieser ID.',
   },
   dataRights: {
@@ -222,6 +225,11 @@ export const de: Translation = {
     },
   },
   services: {
+    needsReconnect: '{{service}} muss erneut mit deinem Konto verbunden werden: Klicke in deinem Dashboard auf Neu verbinden.',
+    regionRequired: 'Wähle die Region deines Kontos: {{regions}}.',
+    noRegions: 'Dieser Dienst hat keine Regionen.',
+    bridgeNotLinked:
+      'Wir konnten deine {{service}}-Bridge nicht koppeln. Prüfe, ob sie eingeschaltet und mit dem Internet verbunden ist, und klicke erneut auf Verbinden.',
     connectLinkExpired: 'Dieser Verbindungslink ist nicht mehr gültig. Klicke noch einmal auf Verbinden.',
     connectionCompletedElsewhere: 'Diese Verbindung wurde gerade in einem anderen Tab abgeschlossen.',
     credentialsGone: 'Deine Zugangsdaten für diesen Dienst gibt es nicht mehr: Verbinde ihn neu.',
@@ -247,6 +255,7 @@ export const de: Translation = {
     usernameTaken: 'Dieser Benutzername ist bereits vergeben.',
   },
   validation: {
+    region: 'Unbekannte Region.',
     absoluteUrl: 'Muss eine absolute URL sein.',
     contactConsent: 'Akzeptiere die Datenschutzerklärung, um die Nachricht zu senden.',
     contactMessageTooLong: 'Die Nachricht darf höchstens {{maximum}} Zeichen lang sein.',

@@ -85,6 +85,9 @@ export const en: Translation = {
     urlsSet: 'The URLs needed are set.',
   },
   contact: {
+    reconnectMailSubject: 'Reconnect {{service}} to Life',
+    reconnectMailBody:
+      "Hello {{name}},\n\nYour {{service}} account's connection to Life has stopped working, and the apps that use it can no longer read your data.\n\nTo fix it, open your dashboard and press Reconnect on the {{service}} card:\n{{url}}\n\nWe only write once for each interruption.\n\nThe Life team",
     messageNotFound: 'There is no contact message with that ID.',
   },
   dataRights: {
@@ -220,6 +223,10 @@ export const en: Translation = {
     },
   },
   services: {
+    needsReconnect: '{{service}} needs you to connect your account again: press Reconnect on your dashboard.',
+    regionRequired: "Choose your account's region: {{regions}}.",
+    noRegions: 'This service has no regions.',
+    bridgeNotLinked: 'We could not link your {{service}} bridge. Check that it is switched on and connected to the internet, then press Connect again.',
     connectLinkExpired: 'This connection link is no longer valid. Click Connect again.',
     connectionCompletedElsewhere: 'This connection was just completed in another tab.',
     credentialsGone: 'Your credentials for this service no longer exist: connect it again.',
@@ -243,6 +250,7 @@ export const en: Translation = {
     usernameTaken: 'That username is already taken.',
   },
   validation: {
+    region: 'Unknown region.',
     absoluteUrl: 'Must be an absolute URL.',
     contactConsent: 'Accept the privacy policy to send the message.',
     contactMessageTooLong: 'The message cannot be longer than {{maximum}} characters.',

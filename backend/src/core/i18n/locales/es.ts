@@ -87,6 +87,9 @@ export const es = {
     urlsSet: 'Las URL necesarias están puestas.',
   },
   contact: {
+    reconnectMailSubject: 'Vuelve a conectar {{service}} en Life',
+    reconnectMailBody:
+      'Hola, {{name}}:\n\nLa conexión de tu cuenta de {{service}} con Life se ha interrumpido y las aplicaciones que la usan ya no pueden leer tus datos.\n\nPara arreglarlo, entra en tu escritorio y pulsa Reconectar en la tarjeta de {{service}}:\n{{url}}\n\nSolo te escribimos una vez por cada interrupción.\n\nEl equipo de Life',
     messageNotFound: 'No hay ningún mensaje de contacto con ese id.',
   },
   dataRights: {
@@ -222,6 +225,10 @@ export const es = {
     },
   },
   services: {
+    needsReconnect: '{{service}} necesita que vuelvas a conectar tu cuenta: pulsa Reconectar en tu escritorio.',
+    regionRequired: 'Elige la región de tu cuenta: {{regions}}.',
+    noRegions: 'Este servicio no tiene regiones.',
+    bridgeNotLinked: 'No hemos podido enlazar tu puente de {{service}}. Comprueba que está encendido y conectado a internet y vuelve a pulsar Conectar.',
     connectLinkExpired: 'Este enlace de conexión ya no es válido. Vuelve a pulsar Conectar.',
     connectionCompletedElsewhere: 'Esta conexión se acaba de completar en otra pestaña.',
     credentialsGone: 'Tus credenciales para este servicio ya no existen: vuelve a conectarlo.',
@@ -246,6 +253,7 @@ export const es = {
     usernameTaken: 'Ese nombre de usuario ya está en uso.',
   },
   validation: {
+    region: 'Región desconocida.',
     absoluteUrl: 'Debe ser una URL absoluta.',
     contactConsent: 'Acepta la política de privacidad para enviar el mensaje.',
     contactMessageTooLong: 'El mensaje no puede tener más de {{maximum}} caracteres.',

@@ -85,6 +85,9 @@ export const fr: Translation = {
     urlsSet: 'Les URL nécessaires sont renseignées.',
   },
   contact: {
+    reconnectMailSubject: 'Reconnectez {{service}} à Life',
+    reconnectMailBody:
+      "Bonjour {{name}},\n\nLa connexion de votre compte {{service}} à Life s'est interrompue et les applications qui l'utilisent ne peuvent plus lire vos données.\n\nPour la rétablir, ouvrez votre tableau de bord et cliquez sur Reconnecter sur la carte {{service}} :\n{{url}}\n\nNous ne vous écrivons qu'une fois par interruption.\n\nL'équipe Life",
     messageNotFound: 'Aucun message de contact n’a cet identifiant.',
   },
   dataRights: {
@@ -221,6 +224,11 @@ export const fr: Translation = {
     },
   },
   services: {
+    needsReconnect: '{{service}} a besoin que vous reconnectiez votre compte : cliquez sur Reconnecter dans votre tableau de bord.',
+    regionRequired: 'Choisissez la région de votre compte : {{regions}}.',
+    noRegions: "Ce service n'a pas de régions.",
+    bridgeNotLinked:
+      "Nous n'avons pas pu associer votre pont {{service}}. Vérifiez qu'il est allumé et connecté à Internet, puis cliquez à nouveau sur Connecter.",
     connectLinkExpired: 'Ce lien de connexion n’est plus valide. Cliquez à nouveau sur Connecter.',
     connectionCompletedElsewhere: 'Cette connexion vient d’être finalisée dans un autre onglet.',
     credentialsGone: 'Vos identifiants pour ce service n’existent plus : reconnectez-le.',
@@ -245,6 +253,7 @@ export const fr: Translation = {
     usernameTaken: 'Ce nom d’utilisateur est déjà pris.',
   },
   validation: {
+    region: 'Région inconnue.',
     absoluteUrl: 'Doit être une URL absolue.',
     contactConsent: 'Acceptez la politique de confidentialité pour envoyer le message.',
     contactMessageTooLong: 'Le message ne peut pas dépasser {{maximum}} caractères.',

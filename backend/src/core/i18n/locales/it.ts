@@ -85,6 +85,9 @@ export const it: Translation = {
     urlsSet: 'Gli URL necessari sono impostati.',
   },
   contact: {
+    reconnectMailSubject: 'Ricollega {{service}} a Life',
+    reconnectMailBody:
+      'Ciao {{name}},\n\nil collegamento del tuo account {{service}} con Life si è interrotto e le app che lo usano non possono più leggere i tuoi dati.\n\nPer risolvere, apri la tua dashboard e premi Riconnetti sulla scheda di {{service}}:\n{{url}}\n\nTi scriviamo una sola volta per ogni interruzione.\n\nIl team di Life',
     messageNotFound: 'Non c’è nessun messaggio di contatto con questo id.',
   },
   dataRights: {
@@ -220,6 +223,10 @@ export const it: Translation = {
     },
   },
   services: {
+    needsReconnect: '{{service}} ha bisogno che tu ricolleghi il tuo account: premi Riconnetti nella tua dashboard.',
+    regionRequired: 'Scegli la regione del tuo account: {{regions}}.',
+    noRegions: 'Questo servizio non ha regioni.',
+    bridgeNotLinked: 'Non siamo riusciti ad associare il tuo bridge {{service}}. Controlla che sia acceso e connesso a Internet, poi premi di nuovo Connetti.',
     connectLinkExpired: 'Questo link di connessione non è più valido. Premi di nuovo Connetti.',
     connectionCompletedElsewhere: 'Questa connessione è appena stata completata in un’altra scheda.',
     credentialsGone: 'Le tue credenziali per questo servizio non esistono più: ricollegalo.',
@@ -243,6 +250,7 @@ export const it: Translation = {
     usernameTaken: 'Questo nome utente è già in uso.',
   },
   validation: {
+    region: 'Regione sconosciuta.',
     absoluteUrl: 'Deve essere un URL assoluto.',
     contactConsent: 'Accetta l’informativa sulla privacy per inviare il messaggio.',
     contactMessageTooLong: 'Il messaggio non può superare i {{maximum}} caratteri.',

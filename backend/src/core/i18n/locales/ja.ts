@@ -86,6 +86,9 @@ export const ja: Translation = {
     urlsSet: '必要な URL は設定済みです。',
   },
   contact: {
+    reconnectMailSubject: 'Life で {{service}} を再接続してください',
+    reconnectMailBody:
+      '{{name}} 様\n\n{{service}} アカウントと Life の接続が切れたため、この接続を使うアプリはあなたのデータを読み取れなくなりました。\n\n解決するには、ダッシュボードを開き、{{service}} のカードで「再接続」を押してください:\n{{url}}\n\nこのお知らせは接続が切れるたびに一度だけお送りします。\n\nLife チーム',
     messageNotFound: 'その ID のお問い合わせメッセージはありません。',
   },
   dataRights: {
@@ -221,6 +224,11 @@ export const ja: Translation = {
     },
   },
   services: {
+    needsReconnect: '{{service}} のアカウントを再接続する必要があります。ダッシュボードで「再接続」を押してください。',
+    regionRequired: 'アカウントのリージョンを選んでください: {{regions}}。',
+    noRegions: 'このサービスにはリージョンがありません。',
+    bridgeNotLinked:
+      '{{service}} のブリッジをリンクできませんでした。電源が入りインターネットに接続されているか確認してから、もう一度「接続」を押してください。',
     connectLinkExpired: 'この接続リンクは無効になりました。もう一度「接続」を押してください。',
     connectionCompletedElsewhere: 'この接続は別のタブで完了しました。',
     credentialsGone: 'このサービスの認証情報はもう存在しません。もう一度接続してください。',
@@ -245,6 +253,7 @@ export const ja: Translation = {
     usernameTaken: 'そのユーザー名はすでに使われています。',
   },
   validation: {
+    region: '不明なリージョンです。',
     absoluteUrl: '絶対 URL を指定してください。',
     contactConsent: 'メッセージを送信するには、プライバシーポリシーに同意してください。',
     contactMessageTooLong: 'メッセージは {{maximum}} 文字以内で入力してください。',

@@ -85,6 +85,9 @@ export const pt: Translation = {
     urlsSet: 'Os URL necessários estão definidos.',
   },
   contact: {
+    reconnectMailSubject: 'Volta a ligar {{service}} à Life',
+    reconnectMailBody:
+      'Olá, {{name}}:\n\nA ligação da tua conta do {{service}} à Life foi interrompida e as aplicações que a usam já não conseguem ler os teus dados.\n\nPara resolver, abre o teu painel e carrega em Reconectar no cartão do {{service}}:\n{{url}}\n\nSó te escrevemos uma vez por cada interrupção.\n\nA equipa da Life',
     messageNotFound: 'Não há nenhuma mensagem de contato com esse ID.',
   },
   dataRights: {
@@ -220,6 +223,10 @@ export const pt: Translation = {
     },
   },
   services: {
+    needsReconnect: '{{service}} precisa que voltes a ligar a tua conta: carrega em Reconectar no teu painel.',
+    regionRequired: 'Escolhe a região da tua conta: {{regions}}.',
+    noRegions: 'Este serviço não tem regiões.',
+    bridgeNotLinked: 'Não conseguimos ligar a tua bridge do {{service}}. Verifica se está ligada e com acesso à internet e volta a carregar em Ligar.',
     connectLinkExpired: 'Este link de conexão não é mais válido. Clique em Conectar de novo.',
     connectionCompletedElsewhere: 'Esta conexão acabou de ser concluída em outra aba.',
     credentialsGone: 'Suas credenciais para este serviço não existem mais: conecte-o de novo.',
@@ -244,6 +251,7 @@ export const pt: Translation = {
     usernameTaken: 'Esse nome de usuário já está em uso.',
   },
   validation: {
+    region: 'Região desconhecida.',
     absoluteUrl: 'Deve ser uma URL absoluta.',
     contactConsent: 'Aceite a política de privacidade para enviar a mensagem.',
     contactMessageTooLong: 'A mensagem não pode ter mais de {{maximum}} caracteres.',

@@ -85,6 +85,9 @@ export const zh: Translation = {
     urlsSet: '所需的 URL 已设置。',
   },
   contact: {
+    reconnectMailSubject: '请在 Life 中重新连接 {{service}}',
+    reconnectMailBody:
+      '{{name}}，你好：\n\n你的 {{service}} 账户与 Life 的连接已中断，使用该连接的应用无法再读取你的数据。\n\n要解决此问题，请打开控制面板，在 {{service}} 卡片上点击“重新连接”：\n{{url}}\n\n每次中断我们只会给你写一封邮件。\n\nLife 团队',
     messageNotFound: '没有该 ID 的联系留言。',
   },
   dataRights: {
@@ -220,6 +223,10 @@ export const zh: Translation = {
     },
   },
   services: {
+    needsReconnect: '{{service}} 需要你重新连接账户：请在控制面板中点击“重新连接”。',
+    regionRequired: '请选择你的账户所在区域：{{regions}}。',
+    noRegions: '此服务没有区域。',
+    bridgeNotLinked: '无法关联你的 {{service}} 桥接器。请确认它已开启并连接到互联网，然后再次点击“连接”。',
     connectLinkExpired: '此连接链接已失效，请再次点击“连接”。',
     connectionCompletedElsewhere: '此连接刚刚已在另一个标签页中完成。',
     credentialsGone: '你在此服务的凭据已不存在：请重新连接。',
@@ -243,6 +250,7 @@ export const zh: Translation = {
     usernameTaken: '该用户名已被使用。',
   },
   validation: {
+    region: '未知区域。',
     absoluteUrl: '必须是绝对 URL。',
     contactConsent: '请接受隐私政策后再发送留言。',
     contactMessageTooLong: '留言不能超过 {{maximum}} 个字符。',

@@ -1,6 +1,8 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ContactDeliveryService, type DeliveryOutcome } from '../contact-delivery.service.js';
-import { DeliverContactMessageCommand } from '../public/commands.js';
+import { ContactMailer } from '../contact-mailer.js';
+import { DeliverContactMessageCommand, DeliverReconnectNoticeCommand } from '../public/commands.js';
+import { ReconnectNotices, type NoticeOutcome } from '../reconnect-notices.service.js';
 
 @CommandHandler(DeliverContactMessageCommand)
 export class DeliverContactMessageHandler implements ICommandHandler<DeliverContactMessageCommand> {
@@ -12,5 +14,16 @@ export class DeliverContactMessageHandler implements ICommandHandler<DeliverCont
   }
 }
 
+@CommandHandler(DeliverReconnectNoticeCommand)
+export class DeliverReconnectNoticeHandler implements ICommandHandler<DeliverReconnectNoticeCommand> {
+  constructor(
+    private readonly notices: ReconnectNotices,
+    private readonly mailer: ContactMailer,
+  ) {}
+  async execute({ noticeId, attemptsMade, attempts }: DeliverReconnectNoticeCommand): Promise<{ outcome: NoticeOutcome }> {
+    return { outcome: await this.notices.deliver(noticeId, this.mailer, { finalAttempt: attemptsMade + 1 >= attempts }) };
+  }
+}
+
 /** What the worker roles dispatch (the contact-mail queue). */
-export const CONTACT_WORKER_HANDLERS = [DeliverContactMessageHandler];
+export const CONTACT_WORKER_HANDLERS = [DeliverContactMessageHandler, DeliverReconnectNoticeHandler];

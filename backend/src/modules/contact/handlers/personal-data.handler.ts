@@ -4,7 +4,7 @@ import { iso, isoOr } from '../../../core/database/row-values.js';
 import { CollectingPersonalDataEvent } from '../../data-rights/public/events.js';
 import type { ContactDb } from '../entities/index.js';
 
-/** 'Descargar mis datos', contact's part: the messages they sent (never the keyed IP hash). */
+/** 'Descargar mis datos', contact's part: the messages they sent (never the keyed IP hash) and the reconnect notices mailed to them. */
 @EventsHandler(CollectingPersonalDataEvent)
 export class ContactPersonalDataHandler implements IEventHandler<CollectingPersonalDataEvent> {
   constructor(private readonly em: EntityManager) {}
@@ -23,6 +23,20 @@ export class ContactPersonalDataHandler implements IEventHandler<CollectingPerso
       email: String(row.email),
       subject: String(row.subject),
       message: String(row.message),
+      status: String(row.status),
+      sent_at: iso(row.sent_at),
+    }));
+    const notices = await this.em
+      .getKysely<ContactDb>()
+      .selectFrom('reconnect_notices')
+      .select(['created_at', 'service_name', 'language', 'status', 'sent_at'])
+      .where('user_id', '=', event.userId)
+      .orderBy('created_at')
+      .execute();
+    event.parts.reconnect_notices = notices.map((row) => ({
+      created_at: isoOr(row.created_at),
+      service: String(row.service_name),
+      language: String(row.language),
       status: String(row.status),
       sent_at: iso(row.sent_at),
     }));

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../config/config.js';
 import { PeriodicSweep } from '../../../core/queue/periodic-sweep.js';
 import { ContactDeliveryService } from '../contact-delivery.service.js';
+import { ReconnectNotices } from '../reconnect-notices.service.js';
 
 /**
  * Worker-side safety net: every minute (CONTACT_SWEEP_MS), queues again the messages stored more
@@ -14,6 +15,7 @@ export class ContactSweeper extends PeriodicSweep {
 
   constructor(
     private readonly delivery: ContactDeliveryService,
+    private readonly notices: ReconnectNotices,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     super();
@@ -23,11 +25,13 @@ export class ContactSweeper extends PeriodicSweep {
     return this.config.contact.sweepMs;
   }
 
-  protected work(): Promise<number> {
-    return this.delivery.sweep(this.config.contact.sweepMs);
+  protected async work(): Promise<number> {
+    // Reconnect notices too (without SMTP they stay pending, like messages).
+    const messages = await this.delivery.sweep(this.config.contact.sweepMs);
+    return messages + (this.delivery.configured ? await this.notices.sweep(this.config.contact.sweepMs) : 0);
   }
 
   protected override describe(count: number): string {
-    return `Queued ${count} stored contact message(s) again`;
+    return `Queued ${count} stored contact message(s) or reconnect notice(s) again`;
   }
 }

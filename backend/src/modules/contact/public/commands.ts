@@ -1,6 +1,7 @@
 import { Command, Query } from '@nestjs/cqrs';
 import type { ContactAccepted, ContactMessageDto, ContactMessageListFilter, ContactMessageSubmission } from '@life/contracts';
 import type { DeliveryOutcome } from '../contact-delivery.service.js';
+import type { NoticeOutcome } from '../reconnect-notices.service.js';
 
 /** Admin: contact messages, newest first, optionally by subject or delivery status. */
 export class ListContactMessagesQuery extends Query<ContactMessageDto[]> {
@@ -39,6 +40,17 @@ export class DeliverContactMessageCommand extends Command<{ outcome: DeliveryOut
     /** Attempts that failed before this one. */
     readonly attemptsMade: number,
     /** Attempts the job has in all. */
+    readonly attempts: number,
+  ) {
+    super();
+  }
+}
+
+/** Worker: one delivery attempt of a reconnect notice's mail (throws so that the queue retries). */
+export class DeliverReconnectNoticeCommand extends Command<{ outcome: NoticeOutcome }> {
+  constructor(
+    readonly noticeId: string,
+    readonly attemptsMade: number,
     readonly attempts: number,
   ) {
     super();

@@ -63,4 +63,16 @@ export class Connection extends BaseEntity {
 
   @Property({ type: 'varchar', length: 300, nullable: true })
   lastError?: string | null;
+
+  /** The region the person picked when connecting (services with regions: Battle.net). */
+  @Property({ type: 'varchar', length: 8, nullable: true })
+  region?: string | null;
+
+  /** A key of the connection's own beside its tokens (Philips Hue's application key), sealed like a token. */
+  @Property({ type: 'text', nullable: true })
+  linkKeyEncrypted?: string | null;
+
+  /** The language the person connected in: a notice about this connection is written in it. */
+  @Property({ type: 'varchar', length: 8, nullable: true })
+  language?: string | null;
 }

@@ -95,4 +95,36 @@ export class ExternalService extends BaseEntity {
   /** Where a person removes the app's access by hand when there is no revocation endpoint. */
   @Property({ type: 'varchar', length: 2000, nullable: true })
   accountUrl?: string | null;
+
+  /**
+   * The regions a person picks from when connecting (Battle.net: us, eu, kr, tw, cn), each with
+   * the URLs it replaces and the query parameters the API wants by default; `{region}` in any URL
+   * or value is the picked region. null: the service has no regions (decision 0042).
+   */
+  @Property({ type: 'jsonb', nullable: true })
+  regions?: ServiceRegions | null;
+
+  /**
+   * A step after the OAuth grant that gives the connection a key of its own (Philips Hue: the
+   * remote link button, then a bridge user whose name is the `hue-application-key`; decision 0041).
+   */
+  @Property({ type: 'varchar', length: 20 })
+  linkStyle: Opt<LinkStyle> = 'none';
 }
+
+export const LINK_STYLES = ['none', 'hue'] as const;
+export type LinkStyle = (typeof LINK_STYLES)[number];
+
+/** What one region of a service changes: URLs (else the row's own) and default API query parameters. */
+export interface ServiceRegion {
+  /** The region's key (us, eu, …): what the person picks and `{region}` stands for. */
+  region: string;
+  auth_url?: string;
+  token_url?: string;
+  user_url?: string;
+  base_url?: string;
+  /** Added to proxied API calls that do not carry them (Battle.net: namespace=profile-{region}). */
+  query?: Record<string, string>;
+}
+/** In the order the person is offered them; the first is the default. */
+export type ServiceRegions = ServiceRegion[];

@@ -40,16 +40,16 @@ export class ListPersonServicesHandler implements IQueryHandler<ListPersonServic
 @CommandHandler(StartConnectionCommand)
 export class StartConnectionHandler implements ICommandHandler<StartConnectionCommand> {
   constructor(private readonly connections: ConnectionsService) {}
-  execute({ userId, serviceName }: StartConnectionCommand): Promise<AuthUrl> {
-    return this.connections.authUrl(userId, serviceName);
+  execute({ userId, serviceName, region }: StartConnectionCommand): Promise<AuthUrl> {
+    return this.connections.authUrl(userId, serviceName, region);
   }
 }
 
 @CommandHandler(FinishConnectionCommand)
 export class FinishConnectionHandler implements ICommandHandler<FinishConnectionCommand> {
   constructor(private readonly connections: ConnectionsService) {}
-  async execute({ user, serviceName, code, state }: FinishConnectionCommand): Promise<FinishedConnection> {
-    const connection = await this.connections.finish(user, serviceName, code, state);
+  async execute({ user, serviceName, code, state, language }: FinishConnectionCommand): Promise<FinishedConnection> {
+    const connection = await this.connections.finish(user, serviceName, code, state, language);
     return {
       service: serviceName,
       connected: true,

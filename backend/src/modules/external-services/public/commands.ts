@@ -36,6 +36,8 @@ export class StartConnectionCommand extends Command<AuthUrl> {
   constructor(
     readonly userId: string,
     readonly serviceName: string,
+    /** The region picked on the card (services with regions: Battle.net). */
+    readonly region?: string,
   ) {
     super();
   }
@@ -64,6 +66,8 @@ export class FinishConnectionCommand extends Command<FinishedConnection> {
     readonly serviceName: string,
     readonly code: string,
     readonly state: string,
+    /** The language the person connects in: notices about this connection are written in it. */
+    readonly language?: string,
   ) {
     super();
   }

@@ -3,8 +3,9 @@ import { DurableEvent } from '../../../core/outbox/durable-event.js';
 /**
  * Durable (outbox): a connection lost its access (the provider refused its refresh token) and
  * waits for its person to connect it again. Written in the same transaction as the status
- * change, so whoever reacts (today the audit log) hears of it even if the worker dies right after.
- * `eventId` makes a repeated delivery recognisable.
+ * change, so whoever reacts (the audit log; contact, which mails the person once per break) hears
+ * of it even if the worker dies right after. `eventId` makes a repeated delivery recognisable and
+ * names the break. Also published when an access token expires with no refresh token (Battle.net).
  */
 @DurableEvent('external-services.connection-needs-reconnect')
 export class ConnectionNeedsReconnectEvent {
@@ -13,5 +14,7 @@ export class ConnectionNeedsReconnectEvent {
     readonly connectionId: string,
     readonly userId: string,
     readonly serviceName: string,
+    /** The language the person connected in (null: unknown, or an event stored before it was sent). */
+    readonly language: string | null = null,
   ) {}
 }

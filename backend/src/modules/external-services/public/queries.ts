@@ -31,6 +31,10 @@ export interface UsableToken {
   /** Headers the service wants on every API call (Notion-Version, an API key). */
   headers: Record<string, string>;
   expiresAt: Date | null;
+  /** The API base of this connection's region when it differs from the catalog row's (Battle.net), else the row's. */
+  baseUrl?: string | null;
+  /** Query parameters to add to an API call that does not carry them (Battle.net: namespace=profile-{region}). */
+  query?: Record<string, string>;
 }
 
 /** The base URL of a catalog service's API (null when not configured); 404 for an unknown service. */

@@ -208,9 +208,10 @@ describe('DashboardPage', () => {
     expect(within(login).queryByRole('button', { name: 'Conectar' })).not.toBeInTheDocument();
     expect(within(login).queryByRole('button', { name: 'Desconectar' })).not.toBeInTheDocument();
 
-    // A broken connection offers Reconectar instead of Conectar.
+    // A broken connection says so and offers Reconectar instead of Conectar.
     const fitbit = tile('fitbit');
-    expect(within(fitbit).getByTestId('service-status')).toHaveTextContent('Desconectado');
+    expect(within(fitbit).getByTestId('service-status')).toHaveTextContent('Hay que reconectar');
+    expect(within(fitbit).getByTestId('service-status')).toHaveAttribute('data-state', 'needs_reconnect');
     expect(within(fitbit).getByRole('button', { name: 'Reconectar' })).toBeInTheDocument();
     expect(within(fitbit).queryByRole('button', { name: 'Conectar' })).not.toBeInTheDocument();
 
@@ -229,6 +230,48 @@ describe('DashboardPage', () => {
     expect(call.url).toBe('/api/external-services/github/auth');
     expect(call.body).toBeUndefined();
     expect(call.headers.Authorization).toBe('Bearer test-token');
+  });
+
+  it('says above the cards which connections broke, and a service with regions is (re)connected in the region picked on its card', async () => {
+    const WOW = serviceFixture({
+      service_name: 'wow',
+      service_type: 'juegos',
+      description: 'Tus personajes.',
+      needs_reconnect: true,
+      regions: ['us', 'eu', 'kr', 'tw', 'cn'],
+      region: 'eu',
+    });
+    const user = userEvent.setup();
+    const { requests } = stubFetch((request) => {
+      if (request.method === 'GET' && request.url === '/api/external-services/all') return jsonResponse(200, [FITBIT, GITHUB, WOW]);
+      return jsonResponse(200, { auth_url: 'https://battle.example/authorize' });
+    });
+    renderWithProviders(<DashboardPage />);
+    const banner = await screen.findByTestId('services-broken');
+    expect(banner).toHaveTextContent('Conexiones que dejaron de funcionar');
+    expect(banner).toHaveTextContent('Fitbit, World of Warcraft: pulsa Reconectar en su tarjeta.');
+    // Only services with regions have the picker; it starts at the connection's own region.
+    expect(within(tile('github')).queryByTestId('service-region')).not.toBeInTheDocument();
+    const region = within(tile('wow')).getByLabelText('Región');
+    expect(region).toHaveValue('eu');
+    expect(
+      within(region)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['América', 'Europa', 'Corea', 'Taiwán', 'China']);
+    await user.selectOptions(region, 'kr');
+    await user.click(within(tile('wow')).getByRole('button', { name: 'Reconectar' }));
+    await waitFor(() => expect(leavePageFor).toHaveBeenCalledWith('https://battle.example/authorize'));
+    const call = requests.find((request) => request.method === 'POST')!;
+    expect(call.url).toBe('/api/external-services/wow/auth');
+    expect(call.body).toEqual({ region: 'kr' });
+  });
+
+  it('shows no broken-connection notice when every connection works', async () => {
+    stubFetch(() => jsonResponse(200, [GITHUB, SPOTIFY]));
+    renderWithProviders(<DashboardPage />);
+    await screen.findAllByTestId('service-tile');
+    expect(screen.queryByTestId('services-broken')).not.toBeInTheDocument();
   });
 
   it('Reconectar runs the same flow', async () => {

@@ -44,6 +44,8 @@ export function DashboardPage() {
 
   const all = services.data ?? [];
   const shown = filterServices(all, query, (name) => displayNameOf(name, i18n));
+  // Connections that broke (a refused refresh, a Battle.net token that expired): said above the cards too.
+  const broken = all.filter((service) => service.needs_reconnect && !service.connected);
   const closeEditor = (open: boolean) => setEditing((current) => ({ ...current, open }));
 
   return (
@@ -86,6 +88,13 @@ export function DashboardPage() {
           </div>
         </div>
 
+        {broken.length > 0 && (
+          <Alert variant="error" role="status" className="mt-6" data-testid="services-broken">
+            <p className="font-semibold">{t('dashboard.broken.title')}</p>
+            <p className="mt-1">{t('dashboard.broken.body', { services: broken.map((service) => displayNameOf(service.service_name, i18n)).join(', ') })}</p>
+          </Alert>
+        )}
+
         {disconnect.finishAt && <FinishAtBanner finishAt={disconnect.finishAt} onDismiss={disconnect.dismissFinishAt} />}
 
         {services.isError && (
@@ -125,7 +134,7 @@ export function DashboardPage() {
                 <ServiceTile
                   service={service}
                   onEdit={(target) => setEditing({ open: true, service: target })}
-                  onConnect={(target) => void connect(target.service_name)}
+                  onConnect={(target, region) => void connect(target.service_name, region)}
                   onDisconnect={(target) => disconnect.start(target.service_name)}
                   connecting={connecting === service.service_name}
                   disconnecting={disconnect.pending === service.service_name}

@@ -1,6 +1,6 @@
 import type { ExternalServiceDto } from '@life/contracts';
-import { useId } from 'react';
-import { CircleCheck, CircleX, FlaskConical, LoaderCircle, Pencil, PlugZap, RefreshCw, TriangleAlert, Unplug } from 'lucide-react';
+import { useId, useState } from 'react';
+import { ChevronDown, CircleCheck, CircleX, FlaskConical, LoaderCircle, Pencil, PlugZap, RefreshCw, TriangleAlert, Unplug } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { truncate } from '@/lib/truncate';
@@ -13,7 +13,8 @@ import { catalogDescription, catalogType } from '../utils/catalog-description';
 export interface ServiceTileProps {
   service: ExternalServiceDto;
   onEdit: (service: ExternalServiceDto) => void;
-  onConnect: (service: ExternalServiceDto) => void;
+  /** `region`: the one picked on the card, for a service with regions (World of Warcraft). */
+  onConnect: (service: ExternalServiceDto, region?: string) => void;
   onDisconnect: (service: ExternalServiceDto) => void;
   /** This service's connection is being started (the browser is about to leave). */
   connecting?: boolean;
@@ -40,6 +41,11 @@ export function ServiceTile({ service, onEdit, onConnect, onDisconnect, connecti
   const name = displayNameOf(service.service_name, i18n);
   // A login-type service (githublogin) is "connected" when the person signs in with it: it says so, and is never disconnected here.
   const login = service.service_type === LOGIN_SERVICE_TYPE;
+  // A service with regions (World of Warcraft) is connected in the region picked here (decision 0042).
+  const regions = service.regions ?? [];
+  const [region, setRegion] = useState(() => (service.region && regions.includes(service.region) ? service.region : regions[0]));
+  const regionId = useId();
+  const broken = service.needs_reconnect && !connected;
 
   return (
     <article
@@ -65,9 +71,13 @@ export function ServiceTile({ service, onEdit, onConnect, onDisconnect, connecti
             <Pencil aria-hidden="true" />
           </Button>
         </div>
-        <p data-testid="service-status" className={cn('flex items-center gap-1.5 text-sm font-medium', connected ? 'text-green-700' : 'text-red-700')}>
-          <StatusIcon aria-hidden="true" className="size-4 shrink-0" />
-          {connected ? t('services.connected') : t('services.disconnected')}
+        <p
+          data-testid="service-status"
+          data-state={connected ? 'connected' : broken ? 'needs_reconnect' : 'disconnected'}
+          className={cn('flex items-center gap-1.5 text-sm font-medium', connected ? 'text-green-700' : 'text-red-700')}
+        >
+          {broken ? <TriangleAlert aria-hidden="true" className="size-4 shrink-0" /> : <StatusIcon aria-hidden="true" className="size-4 shrink-0" />}
+          {connected ? t('services.connected') : broken ? t('services.needsReconnect') : t('services.disconnected')}
         </p>
         <p className="text-sm text-muted-foreground">{t('services.type', { type: catalogType(service.service_type, i18n) })}</p>
         <p className="w-full text-sm leading-relaxed text-foreground/80 break-words" title={description || undefined} data-testid="service-description">
@@ -78,7 +88,10 @@ export function ServiceTile({ service, onEdit, onConnect, onDisconnect, connecti
             {connected ? t('services.login.signedIn') : t('services.login.notSignedIn')}
           </p>
         )}
-        {service.needs_reconnect && !blockedBy && <p className="w-full text-xs leading-snug text-red-700">{t('services.reconnectHint')}</p>}
+        {/* The status line already says it; a card with a region picker has no room for the longer hint (340 px). */}
+        {service.needs_reconnect && !blockedBy && regions.length === 0 && (
+          <p className="w-full text-xs leading-snug text-red-700">{t('services.reconnectHint')}</p>
+        )}
         {blockedBy ? (
           <p id={noteId} data-testid="service-unavailable" data-reason={blockedBy} className="flex w-full gap-1.5 text-xs leading-snug text-amber-800">
             <TriangleAlert aria-hidden="true" className="mt-px size-3.5 shrink-0" />
@@ -94,10 +107,34 @@ export function ServiceTile({ service, onEdit, onConnect, onDisconnect, connecti
           )
         )}
         <div className="mt-auto grid w-full gap-2">
+          {action && regions.length > 0 && (
+            <div className="flex items-center gap-2">
+              <label htmlFor={regionId} className="shrink-0 text-xs font-medium text-muted-foreground">
+                {t('services.region.label')}
+              </label>
+              <div className="relative min-w-0 flex-1">
+                <select
+                  id={regionId}
+                  value={region}
+                  onChange={(event) => setRegion(event.target.value)}
+                  disabled={connecting || !!blockedBy}
+                  data-testid="service-region"
+                  className="h-9 w-full min-w-0 cursor-pointer appearance-none truncate rounded-lg border border-input bg-card pr-8 pl-2.5 text-sm text-foreground outline-none focus-visible:border-ring focus-visible:ring-4 focus-visible:ring-ring/15 disabled:cursor-not-allowed disabled:opacity-50"
+                >
+                  {regions.map((key) => (
+                    <option key={key} value={key}>
+                      {t(`services.region.names.${key}`, { defaultValue: key.toUpperCase() })}
+                    </option>
+                  ))}
+                </select>
+                <ChevronDown aria-hidden="true" className="pointer-events-none absolute top-1/2 right-2.5 size-4 -translate-y-1/2 text-muted-foreground" />
+              </div>
+            </div>
+          )}
           {action && (
             <Button
               className={CONNECT_BUTTON_CLASS}
-              onClick={() => onConnect(service)}
+              onClick={() => onConnect(service, regions.length > 0 ? region : undefined)}
               disabled={connecting || !!blockedBy}
               aria-describedby={blockedBy || service.dev_provider ? noteId : undefined}
               data-testid={action === 'connect' ? 'service-connect' : 'service-reconnect'}

@@ -5,11 +5,14 @@ import { leavePageFor } from '../utils/leave-page';
 import { reportError } from '@/lib/report-error';
 
 /**
- * `POST /api/external-services/{service_name}/auth` (no body) → `{ auth_url }`.
- * Resolves to the URL, or undefined when the answer has none.
+ * `POST /api/external-services/{service_name}/auth` (no body, or `{ region }` for a service with
+ * regions: World of Warcraft) → `{ auth_url }`. Resolves to the URL, or undefined when the answer has none.
  */
-export async function requestAuthUrl(serviceName: string): Promise<string | undefined> {
-  const body = await apiRequest(`/api/external-services/${encodeURIComponent(serviceName)}/auth`, { method: 'POST' });
+export async function requestAuthUrl(serviceName: string, region?: string): Promise<string | undefined> {
+  const body = await apiRequest(
+    `/api/external-services/${encodeURIComponent(serviceName)}/auth`,
+    region ? { method: 'POST', body: { region } } : { method: 'POST' },
+  );
   // Read loosely: a missing URL has its own alert (spec section 7), not the generic failure one.
   if (body && typeof body === 'object' && 'auth_url' in body && typeof body.auth_url === 'string' && body.auth_url) return body.auth_url;
   return undefined;
@@ -25,10 +28,10 @@ export function useStartConnection() {
   const { t } = useTranslation();
   const [pending, setPending] = useState<string | null>(null);
 
-  async function connect(serviceName: string): Promise<void> {
+  async function connect(serviceName: string, region?: string): Promise<void> {
     setPending(serviceName);
     try {
-      const authUrl = await requestAuthUrl(serviceName);
+      const authUrl = await requestAuthUrl(serviceName, region);
       if (!authUrl) {
         setPending(null);
         window.alert(t('services.errors.noAuthUrl'));

@@ -36,6 +36,8 @@ export function serviceFixture(overrides: Partial<ExternalServiceDto> = {}): Ext
     unavailable_reason: null,
     dev_provider: false,
     callback_url: `http://127.0.0.1:3000/callback/${overrides.service_name ?? 'github'}`,
+    regions: [],
+    region: null,
     ...overrides,
   };
 }
