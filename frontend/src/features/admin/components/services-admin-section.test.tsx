@@ -151,6 +151,33 @@ describe('ServicesAdminSection', () => {
     expect(JSON.parse((within(dialog).getByTestId('service-field-extra_auth_params') as HTMLTextAreaElement).value)).toEqual({ prompt: 'consent' });
   });
 
+  it('a login row (githublogin) shows no app fields: its app is the login provider’s (decision 0040), and it saves', async () => {
+    const { puts } = renderSection();
+    const user = userEvent.setup();
+    await screen.findAllByTestId('service-row');
+    await user.click(within(row('githublogin')).getByRole('button', { name: 'Editar GitHub (inicio de sesión)' }));
+    const dialog = await screen.findByTestId('service-dialog');
+    expect(within(dialog).getByTestId('service-login-row')).toHaveTextContent(es.services.form.loginRow);
+    for (const field of ['scopes', 'app_id', 'app_secret', 'auth_url', 'token_url']) {
+      expect(within(dialog).queryByLabelText(es.services.form.fields[field as keyof typeof es.services.form.fields])).toBeNull();
+    }
+    expect(within(dialog).getByTestId('service-advanced')).not.toBeVisible();
+    // The description still edits; the row goes out without an app.
+    await user.type(within(dialog).getByLabelText(es.services.form.fields.description), 'Entra con GitHub.');
+    await user.click(within(dialog).getByTestId('service-save'));
+    await user.click(await screen.findByTestId('service-confirm-save'));
+    await waitFor(() => expect(puts()).toHaveLength(1));
+    expect(puts()[0]!.body).toMatchObject({
+      service_name: 'githublogin',
+      description: 'Entra con GitHub.',
+      app_id: null,
+      scopes: null,
+      auth_url: null,
+      app_secret: '',
+      api_key: '',
+    });
+  });
+
   it('Guardar PUTs the full service object with the edited fields, then closes', async () => {
     const { puts } = renderSection();
     const { user, dialog } = await openEditor('fitbit');

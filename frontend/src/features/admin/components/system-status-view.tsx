@@ -373,7 +373,7 @@ function StripeEventsBlock({ events }: { events: StripeEventAttention[] | null }
             <Th>{t('admin.health.stripeEvents.columns.error')}</Th>
             <Th className="w-[6rem] text-right">{t('admin.health.stripeEvents.columns.attempts')}</Th>
             <Th className="w-[10rem]">{t('admin.health.stripeEvents.columns.failedAt')}</Th>
-            <Th className="w-[16.5rem] text-right">{t('admin.health.stripeEvents.columns.actions')}</Th>
+            <Th className="w-[6.5rem] text-right sm:w-[16.5rem]">{t('admin.health.stripeEvents.columns.actions')}</Th>
           </tr>
         </thead>
         <tbody>
@@ -404,7 +404,8 @@ function StripeEventsBlock({ events }: { events: StripeEventAttention[] | null }
                   <div className="flex items-center justify-end gap-1">
                     <Button variant="outline" size="sm" disabled={busy(event.id)} onClick={() => handleRetry(event.id)} data-testid="health-stripe-retry">
                       {busy(event.id) ? <LoaderCircle aria-hidden="true" className="animate-spin" /> : <RotateCcw aria-hidden="true" />}
-                      {t('admin.health.stripeEvents.retry')}
+                      {/* On a phone the pinned column keeps to its icons (the name stays for screen readers). */}
+                      <span className="sr-only sm:not-sr-only">{t('admin.health.stripeEvents.retry')}</span>
                     </Button>
                     <Button
                       variant="ghost"
@@ -415,7 +416,7 @@ function StripeEventsBlock({ events }: { events: StripeEventAttention[] | null }
                       data-testid="health-stripe-dismiss"
                     >
                       <Trash2 aria-hidden="true" />
-                      {t('admin.health.stripeEvents.dismiss')}
+                      <span className="sr-only sm:not-sr-only">{t('admin.health.stripeEvents.dismiss')}</span>
                     </Button>
                   </div>
                 </Td>

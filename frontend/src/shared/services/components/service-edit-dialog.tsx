@@ -78,14 +78,17 @@ export function serviceWithEdits(service: ExternalServiceDto, values: FormValues
   const extraHeaders = parseStringRecord(values.extra_headers);
   if (!extraAuthParams || !extraHeaders) return undefined;
   const nullable = Object.fromEntries(NULLABLE_FIELDS.map((field) => [field, values[field].trim() || null])) as Record<NullableField, string | null>;
+  // A login row holds no app (decision 0040): the form hides those fields and sends them empty.
+  const loginRow = values.service_type.trim() === 'login';
+  if (loginRow) for (const field of [...MAIN_TEXT_FIELDS, ...URL_FIELDS, 'revoke_url'] as const) nullable[field] = null;
   return {
     ...service,
     ...nullable,
     service_name: values.service_name.trim(),
     service_type: values.service_type.trim(),
     status: values.status,
-    app_secret: values.app_secret,
-    api_key: values.api_key,
+    app_secret: loginRow ? '' : values.app_secret,
+    api_key: loginRow ? '' : values.api_key,
     token_auth: values.token_auth,
     token_body: values.token_body,
     send_scope: values.send_scope,
@@ -167,6 +170,8 @@ function ServiceForm({ service, onDone }: { service: ExternalServiceDto; onDone:
   const [confirming, setConfirming] = useState<{ edited: ExternalServiceDto; fields: EditedField[] } | null>(null);
   const update = useUpdateService();
   const saving = update.isPending;
+
+  const loginRow = values.service_type === 'login';
 
   function set<K extends keyof FormValues>(field: K, value: FormValues[K]) {
     setValues((current) => ({ ...current, [field]: value }));
@@ -302,12 +307,22 @@ function ServiceForm({ service, onDone }: { service: ExternalServiceDto; onDone:
             ))}
           </NativeSelect>
         </Field>
-        {text('scopes')}
-        {text('app_id')}
-        {secret('app_secret')}
-        {URL_FIELDS.map((field) => text(field, { url: true, wide: true }))}
+        {loginRow ? (
+          // A login row is the card of a login provider: its app lives there (decision 0040), the server refuses one here.
+          <Alert className="sm:col-span-2" data-testid="service-login-row">
+            {t('services.form.loginRow')}
+          </Alert>
+        ) : (
+          <>
+            {text('scopes')}
+            {text('app_id')}
+            {secret('app_secret')}
+            {URL_FIELDS.map((field) => text(field, { url: true, wide: true }))}
+          </>
+        )}
 
-        <details className="group/advanced rounded-2xl border bg-muted/30 sm:col-span-2" data-testid="service-advanced">
+        <details
+          hidden={loginRow} className="group/advanced rounded-2xl border bg-muted/30 sm:col-span-2" data-testid="service-advanced">
           <summary className="flex cursor-pointer list-none items-center gap-2 rounded-2xl px-4 py-3 text-sm font-semibold text-foreground select-none hover:bg-muted/60 [&::-webkit-details-marker]:hidden">
             <ChevronRight aria-hidden="true" className="size-4 transition-transform group-open/advanced:rotate-90" />
             {t('services.form.advanced')}
