@@ -321,8 +321,7 @@ function ServiceForm({ service, onDone }: { service: ExternalServiceDto; onDone:
           </>
         )}
 
-        <details
-          hidden={loginRow} className="group/advanced rounded-2xl border bg-muted/30 sm:col-span-2" data-testid="service-advanced">
+        <details hidden={loginRow} className="group/advanced rounded-2xl border bg-muted/30 sm:col-span-2" data-testid="service-advanced">
           <summary className="flex cursor-pointer list-none items-center gap-2 rounded-2xl px-4 py-3 text-sm font-semibold text-foreground select-none hover:bg-muted/60 [&::-webkit-details-marker]:hidden">
             <ChevronRight aria-hidden="true" className="size-4 transition-transform group-open/advanced:rotate-90" />
             {t('services.form.advanced')}
