@@ -157,6 +157,24 @@ describe('billing webhooks: late completions, tolerance, poison events, refunds,
     expect(stripe.chargeOf(second.sessionId).refunded).toBe(false);
   });
 
+  it('refunds an open checkout that completes after another of the same person made them a member (no second row, the seat held goes back)', async () => {
+    const [person] = await seedUsers(t.db, 1);
+    const first = await checkout(person!);
+    await deliverAndApply('checkout.session.expired', { ...stripe.sessions.get(first.sessionId)!, status: 'expired' });
+    const second = await checkout(person!);
+    // The first completes late and takes a free seat: the person is a member; the second still holds its seat.
+    await deliverAndApply('checkout.session.completed', stripe.completeSession(first.sessionId));
+    const member = (await membershipRow(person!))!;
+    const seats = await stock(second.edition);
+    await deliverAndApply('checkout.session.completed', stripe.completeSession(second.sessionId));
+    await pollUntil(async () => (await membershipAnswer(person!)).late_refund?.status === 'refunded', 'the second payment refunded');
+    expect((await membershipAnswer(person!)).late_refund).toMatchObject({ reason: 'already_member' });
+    expect(Number((await t.db.query<{ n: string }>(`select count(*) as n from memberships where user_id = $1`, [person!.id])).rows[0]!.n)).toBe(1);
+    expect((await membershipRow(person!))!.id).toBe(member.id);
+    expect(await stock(second.edition)).toMatchObject({ reserved: seats.reserved - 1, confirmed: seats.confirmed });
+    expect(stripe.chargeOf(second.sessionId).refunded).toBe(true);
+  });
+
   it("applies Stripe's five-minute tolerance both ways: a signature dated in the future or the past is refused and nothing is stored", async () => {
     const now = Math.floor(Date.now() / 1000);
     const count = async () => Number((await t.db.query<{ n: string }>(`select count(*) as n from stripe_events`)).rows[0]!.n);
@@ -166,6 +184,17 @@ describe('billing webhooks: late completions, tolerance, poison events, refunds,
       const response = await webhook(signed);
       expect(response.status).toBe(400);
       expect(((await response.json()) as Json).error).toBe('invalid_signature');
+    }
+    // A valid signature dated in the future, with a current `t=` put in front: the library reads
+    // the last `t=`; a header with two is refused whatever their order.
+    const future = stripe.signedEvent(
+      'customer.subscription.updated',
+      { id: 'sub_tolerance', object: 'subscription', status: 'active' },
+      { timestamp: now + 3600 },
+    );
+    for (const signature of [`t=${now},${future.signature}`, `${future.signature},t=${now}`]) {
+      const response = await webhook({ payload: future.payload, signature });
+      expect([signature, response.status]).toEqual([signature, 400]);
     }
     expect(await count()).toBe(before);
     // A clock a minute ahead is within the tolerance.
@@ -324,11 +353,16 @@ describe('billing webhooks: late completions, tolerance, poison events, refunds,
     const held = await stock(second.edition);
     const membershipId = (await membershipRow(fails!))!.id as string;
     await deliverAndApply('checkout.session.async_payment_failed', stripe.settlePayment(second.sessionId, false), now + 2);
-    expect(await membershipRow(fails!)).toBeUndefined();
+    // Nothing was paid: the seat goes back; the row stays as a former member's, with its number.
+    expect(await membershipRow(fails!)).toMatchObject({ id: membershipId, status: 'cancelled', seat_released_at: expect.any(Date) });
     expect(await stock(second.edition)).toMatchObject({ confirmed: held.confirmed - 1 });
     await audited('billing.payment_failed', membershipId);
-    // Nothing was paid: the person can check out again.
+    // The person can check out again; paying later again (SEPA) makes the same row pending, not active.
     const retry = await t.fetch('/api/stripe/create-checkout-session', { method: 'POST', headers: bearer(fails!.token) });
     expect(retry.status).toBe(200);
+    const again = stripe.completeSession(((await retry.json()) as Json).sessionId as string, { paymentStatus: 'unpaid' });
+    await deliverAndApply('checkout.session.completed', again, now + 3);
+    expect(await membershipRow(fails!)).toMatchObject({ id: membershipId, status: 'pending_payment', seat_released_at: null });
+    expect(await stock(second.edition)).toMatchObject({ confirmed: held.confirmed });
   });
 });

@@ -21,20 +21,29 @@ export function answerFrameworkError(error: Error, request: FastifyRequest, repl
     .send({ error: 'bad_request', message: render(msg('http.unreadableRequest'), requestLanguage(request)), requestId: request.id });
 }
 
-/** Fastify's `clientErrorHandler`: Node's parser refused the request. */
+/** Fastify's `clientErrorHandler`: Node's parser refused the request (or the client was too slow). */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
-  if (!socket.writable) {
+  // As Node's own handler: nothing is written on a socket that is gone or already carries an
+  // answer (a pipelined request's), and the socket is always destroyed, never left half-open.
+  const busy = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+  if (!socket.writable || busy) {
     socket.destroy();
     return;
   }
+  const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  const status = timedOut ? '408 Request Timeout' : tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
   const body = JSON.stringify(
-    tooLarge
-      ? { error: 'request_header_fields_too_large', message: render(msg('http.headersTooLarge'), SOURCE_LANGUAGE) }
-      : { error: 'bad_request', message: render(msg('http.unreadableRequest'), SOURCE_LANGUAGE) },
+    timedOut
+      ? { error: 'request_timeout', message: render(msg('http.unreadableRequest'), SOURCE_LANGUAGE) }
+      : tooLarge
+        ? { error: 'request_header_fields_too_large', message: render(msg('http.headersTooLarge'), SOURCE_LANGUAGE) }
+        : { error: 'bad_request', message: render(msg('http.unreadableRequest'), SOURCE_LANGUAGE) },
   );
   socket.end(
     `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+    () => socket.destroy(),
   );
+  // A client that never reads its answer does not keep the socket either.
+  setTimeout(() => socket.destroy(), 1000).unref();
 }

@@ -155,26 +155,29 @@ export class BillingEventsService {
     if (reservation.status === 'confirmed' || reservation.refundStatus || (await tx.count(Membership, { checkoutSessionId: session.id }))) return null;
     const stock = await tx.findOneOrFail(EditionStock, { edition: reservation.edition }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const unpaid = session.payment_status === 'unpaid';
-    if (reservation.status === 'released') {
-      // A former member whose seat went back (decision 0048) may take a free seat again.
-      const member = (await tx.count(Membership, { user: reservation.user.id, seatReleasedAt: null })) > 0;
-      if (member || stock.reserved + stock.confirmed >= stock.seatLimit) {
-        // Too late: the seat went to someone else (or the person already is a member). Refund, never oversell.
-        reservation.refundStatus = unpaid ? 'awaiting_payment' : 'pending';
-        reservation.refundReason = member ? 'already_member' : 'sold_out';
-        reservation.refundCents = session.amount_total ?? reservation.priceCents;
-        reservation.stripeCustomerId = idOf(session.customer);
-        reservation.stripeSubscriptionId = idOf(session.subscription);
-        reservation.stripeInvoiceId = idOf(session.invoice);
-        reservation.checkoutSessionId ??= session.id;
-        await tx.flush();
-        this.logger.warn(`Checkout ${session.id} completed after its seat was released and none is free: refunding it`);
-        return unpaid ? null : reservation.id;
+    const late = reservation.status === 'released';
+    // A member already (another checkout of theirs completed first, whether this one is late or
+    // not) gets no second row: refunded. A former member whose seat went back (decision 0048) may buy.
+    const member = (await tx.count(Membership, { user: reservation.user.id, seatReleasedAt: null })) > 0;
+    if (member || (late && stock.reserved + stock.confirmed >= stock.seatLimit)) {
+      // Too late: the seat went to someone else (or the person already is a member). Refund, never oversell.
+      if (!late) {
+        stock.reserved -= 1;
+        reservation.status = 'released';
       }
-      // A seat of its edition is still free: the late checkout takes it (under the stock lock).
-    } else {
-      stock.reserved -= 1;
+      reservation.refundStatus = unpaid ? 'awaiting_payment' : 'pending';
+      reservation.refundReason = member ? 'already_member' : 'sold_out';
+      reservation.refundCents = session.amount_total ?? reservation.priceCents;
+      reservation.stripeCustomerId = idOf(session.customer);
+      reservation.stripeSubscriptionId = idOf(session.subscription);
+      reservation.stripeInvoiceId = idOf(session.invoice);
+      reservation.checkoutSessionId ??= session.id;
+      await tx.flush();
+      this.logger.warn(`Checkout ${session.id} completed ${member ? 'for a member already' : 'after its seat was released and none is free'}: refunding it`);
+      return unpaid ? null : reservation.id;
     }
+    // Not late, or late with a seat of its edition still free: it takes it (under the stock lock).
+    if (!late) stock.reserved -= 1;
     stock.confirmed += 1;
     reservation.status = 'confirmed';
     // A former member buying again (decision 0048): the same row and member number.
@@ -239,11 +242,17 @@ export class BillingEventsService {
       this.stage(tx, staged, 'payment_settled', membership, details);
       return null;
     }
-    if (!membership.seatReleasedAt) await this.freeSeat(tx, membership.edition);
+    // Nothing was paid: the seat goes back and the row stays as a former member's (decision 0048),
+    // so a rejoined member's history and number are kept and the person may buy again.
+    if (!membership.seatReleasedAt) {
+      await this.freeSeat(tx, membership.edition);
+      membership.seatReleasedAt = new Date(created * 1000);
+    }
+    membership.status = 'cancelled';
+    membership.statusAt = new Date(Math.max(created * 1000, membership.statusAt.getTime()));
     this.stage(tx, staged, 'payment_failed', membership, details);
     const reservation = await this.reservationFor(tx, session);
     if (reservation) reservation.status = 'released';
-    tx.remove(membership);
     await tx.flush();
     return null;
   }

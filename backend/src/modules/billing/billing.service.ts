@@ -28,13 +28,18 @@ const ENQUEUE_TIMEOUT_MS = 2000;
  */
 export const WEBHOOK_TOLERANCE_S = 300;
 
-/** The `t=` of a Stripe-Signature header (seconds), or null. */
+/**
+ * The `t=` of a Stripe-Signature header (seconds), or null. The last one, as the `stripe`
+ * library reads it (it verifies the signature against that one); more than one is refused.
+ */
 function signedAt(header: string): number | null {
-  for (const part of header.split(',')) {
-    const [key, value] = part.split('=', 2);
-    if (key?.trim() === 't' && value && /^\d+$/.test(value.trim())) return Number(value.trim());
-  }
-  return null;
+  const stamps = header
+    .split(',')
+    .map((part) => part.split('=', 2))
+    .filter(([key]) => key?.trim() === 't')
+    .map(([, value]) => value?.trim() ?? '');
+  if (stamps.length !== 1 || !/^\d+$/.test(stamps[0]!)) return null;
+  return Number(stamps[0]);
 }
 
 export function toMembershipDto(membership: Membership): MembershipDto {

@@ -93,7 +93,8 @@ export async function rejoin(
   Object.assign(former, {
     edition: reservation.edition,
     priceCents: reservation.priceCents,
-    status: 'active',
+    // A payment that settles later (SEPA debit…) is not a membership until it does (decision 0046).
+    status: session.payment_status === 'unpaid' ? 'pending_payment' : 'active',
     statusAt: new Date(created * 1000),
     stripeCustomerId: idOf(session.customer) ?? former.stripeCustomerId,
     stripeSubscriptionId: idOf(session.subscription),

@@ -157,7 +157,7 @@ export class ConnectionsService {
     if (service.linkStyle !== 'hue') return null;
     if (!service.baseUrl) throw new ServicesError(ServicesErrorCode.ServiceNotConfigured, msg('services.missingUrls'));
     try {
-      return await linkHueBridge(service.baseUrl, accessToken, `life#${userId.slice(0, 8)}`);
+      return await linkHueBridge(service.baseUrl, accessToken, `life#${userId.slice(0, 8)}`, this.config.allowPrivateServiceUrls);
     } catch (error) {
       const reason = error instanceof BridgeLinkError ? error.reason : 'error';
       this.logger.warn(`Linking the ${service.serviceName} bridge failed: ${reason}`);

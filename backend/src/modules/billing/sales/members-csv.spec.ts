@@ -16,6 +16,9 @@ describe('members CSV', () => {
     expect(csvField('-2')).toBe("'-2");
     expect(csvField('@SUM(A1)')).toBe("'@SUM(A1)");
     expect(csvField('\tx')).toBe("'\tx");
+    // Excel where `;` separates list items splits a cell there: what follows a `;` is neutralised too.
+    expect(csvField('a;=1+1@evil.example')).toBe("a;'=1+1@evil.example");
+    expect(csvField('x;y@example.com')).toBe('x;y@example.com');
     // Numbers of ours are never prefixed.
     expect(csvField(-3)).toBe('-3');
   });

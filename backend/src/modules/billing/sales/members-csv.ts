@@ -15,6 +15,8 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 export function csvField(value: string | number): string {
   let text = String(value);
   if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
+  // Excel in a locale whose list separator is `;` splits a cell there: neutralise what follows one too.
+  if (typeof value === 'string') text = text.replace(/;(?=[=+\-@\t\r])/g, ";'");
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
