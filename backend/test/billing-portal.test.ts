@@ -182,6 +182,16 @@ describe('billing with STRIPE_TAX=on: tax at checkout, invoices, the customer po
     expect(noCustomer.status).toBe(409);
     expect(await json(noCustomer)).toMatchObject({ error: 'no_stripe_customer', message: expect.any(String) });
     expect((await t.fetch('/api/billing/portal', { method: 'POST' })).status).toBe(401);
+
+    // Each answer is a call to Stripe with the company's key: one person looping is held back (429)
+    // before they spend the account's Stripe limit; someone else is not.
+    const statuses: number[] = [];
+    for (let i = 0; i < 22; i += 1) statuses.push((await invoices(member!)).status);
+    expect(statuses.slice(0, 19).every((status) => status === 200)).toBe(true);
+    const limited = await invoices(member!);
+    expect([limited.status, (await json(limited)).error]).toEqual([429, 'too_many_requests']);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect((await portal(stranger!)).status).toBe(404);
   });
 
   it('cancelling in the portal keeps everything until the period ends; the end frees the seat and the locked price; buying again pays the edition on sale', async () => {

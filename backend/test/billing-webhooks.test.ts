@@ -157,8 +157,35 @@ describe('billing webhooks: late completions, tolerance, poison events, refunds,
     expect(stripe.chargeOf(second.sessionId).refunded).toBe(false);
   });
 
+  it('a refund or dispute of a late checkout we refunded leaves the live membership of the same Stripe customer alone (a former member who bought again)', async () => {
+    const [person] = await seedUsers(t.db, 1);
+    await t.db.query(`update edition_stock set seat_limit = seat_limit + 2`);
+    const old = await buy(person!);
+    const customer = stripe.sessions.get(old.sessionId)!.customer as string;
+    // The subscription ends (decision 0048): a former member, whose next checkouts reuse the Stripe customer.
+    const ended = stripe.sessions.get(old.sessionId)!.subscription as string;
+    await deliverAndApply('customer.subscription.deleted', { id: ended, object: 'subscription', status: 'canceled', ended_at: Math.floor(Date.now() / 1000) });
+    const late = await checkout(person!);
+    expect(stripe.sessions.get(late.sessionId)!.customer).toBe(customer);
+    await deliverAndApply('checkout.session.expired', { ...stripe.sessions.get(late.sessionId)!, status: 'expired' });
+    await buy(person!);
+    const live = (await membershipRow(person!))!;
+    expect(live).toMatchObject({ status: 'active', stripe_customer_id: customer, seat_released_at: null });
+    const seats = await stock(live.edition as string);
+    // The late checkout completes: the person is a member again, so it is refunded (already_member).
+    await deliverAndApply('checkout.session.completed', stripe.completeSession(late.sessionId));
+    await pollUntil(async () => (await membershipAnswer(person!)).late_refund?.status === 'refunded', 'the late checkout refunded');
+    // Stripe then reports that refund, and a dispute of that same charge: the live membership is untouched.
+    await deliverAndApply('charge.refunded', { ...stripe.chargeOf(late.sessionId) });
+    await deliverAndApply('charge.dispute.created', stripe.dispute(late.sessionId, { status: 'needs_response' }));
+    expect(await membershipRow(person!)).toMatchObject({ id: live.id, status: 'active', refunded_at: null, dispute_id: null, seat_released_at: null });
+    expect(await stock(live.edition as string)).toEqual(seats);
+  });
+
   it('refunds an open checkout that completes after another of the same person made them a member (no second row, the seat held goes back)', async () => {
     const [person] = await seedUsers(t.db, 1);
+    // Seats to spare, whatever the tests before sold: the late completion finds one free.
+    await t.db.query(`update edition_stock set seat_limit = seat_limit + 2`);
     const first = await checkout(person!);
     await deliverAndApply('checkout.session.expired', { ...stripe.sessions.get(first.sessionId)!, status: 'expired' });
     const second = await checkout(person!);

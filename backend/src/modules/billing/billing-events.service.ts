@@ -340,6 +340,7 @@ export class BillingEventsService {
    * partial one is recorded (`refunded_cents`) and audited, and the membership stays.
    */
   private async chargeRefunded(tx: Tx, eventId: string, charge: Stripe.Charge, created: number, staged: string[]): Promise<void> {
+    if (await this.chargeOfLateCheckout(tx, idOf(charge.customer), charge.id, idOf(charge.payment_intent as string | { id: string } | null))) return;
     const membership = await this.membershipByCustomer(tx, idOf(charge.customer), `charge ${charge.id}`);
     if (!membership) return;
     if (charge.refunded) await this.refunded(tx, membership, charge.amount_refunded, created);
@@ -362,6 +363,8 @@ export class BillingEventsService {
   private async dispute(tx: Tx, eventId: string, dispute: Stripe.Dispute, closed: boolean, created: number, staged: string[]): Promise<void> {
     const chargeId = idOf(dispute.charge as string | { id: string });
     const customerId = await this.customerOfCharge(dispute.charge);
+    const paymentIntent = idOf((dispute as Stripe.Dispute & { payment_intent?: string | { id: string } | null }).payment_intent ?? null);
+    if (await this.chargeOfLateCheckout(tx, customerId, chargeId, paymentIntent)) return;
     const membership = await this.membershipByCustomer(tx, customerId, `dispute ${dispute.id}`);
     if (!membership) return;
     membership.disputeId = dispute.id;
@@ -388,6 +391,34 @@ export class BillingEventsService {
       reason: dispute.reason,
       amount_cents: dispute.amount,
     });
+  }
+
+  /**
+   * Whether a charge is the payment of a late checkout we refunded ourselves. Its customer may be a
+   * former member's who holds a membership again (decision 0048 reuses the customer), so the
+   * customer alone would pin its refund or dispute on that live membership: the charge is compared
+   * with the refunds we made. A refund still on its way (no id yet) makes the event wait.
+   */
+  private async chargeOfLateCheckout(tx: Tx, customerId: string | null, chargeId: string | null, paymentIntent: string | null): Promise<boolean> {
+    if (!customerId) return false;
+    const ours = await tx.find(Reservation, { stripeCustomerId: customerId, refundStatus: { $ne: null } });
+    if (ours.length === 0) return false;
+    if (ours.some((reservation) => reservation.refundStatus === 'pending' && !reservation.refundId)) {
+      throw new EventNotReadyError(`A refund of a late checkout of customer ${customerId} is still being made`);
+    }
+    const stripe = await this.gateway.stripe();
+    if (!stripe) throw new EventNotReadyError('Payments are not configured: cannot look the refund up');
+    for (const reservation of ours) {
+      if (!reservation.refundId) continue;
+      const refund = await stripe.refunds.retrieve(reservation.refundId);
+      if (
+        (chargeId && idOf(refund.charge as string | { id: string } | null) === chargeId) ||
+        (paymentIntent && idOf(refund.payment_intent as string | { id: string } | null) === paymentIntent)
+      ) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A dispute names its charge only: Stripe says whose it is. */

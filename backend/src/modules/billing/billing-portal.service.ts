@@ -4,9 +4,16 @@ import type { Invoice, Invoices, PortalSession } from '@life/contracts';
 import type Stripe from 'stripe';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { msg } from '../../core/i18n/messages.js';
+import { RateLimitService, type RateLimit } from '../../core/rate-limit/rate-limit.service.js';
 import { BillingError, BillingErrorCode } from './billing.errors.js';
 import { Membership } from './entities/membership.entity.js';
 import { StripeGateway } from './stripe.client.js';
+
+/**
+ * Each portal or invoice request is a call to Stripe with the company's key: one person looping
+ * must not spend the account's Stripe rate limit that everyone's checkouts need (429 past it).
+ */
+export const PORTAL_RATE = { name: 'billing:portal', points: 20, durationSeconds: 60 } as const;
 
 /** How many invoices one answer lists (newest first); a monthly membership reaches it after two years. */
 export const INVOICES_PAGE = 24;
@@ -36,15 +43,20 @@ export function toInvoiceDto(invoice: Stripe.Invoice): Invoice {
 @Injectable()
 export class BillingPortalService {
   private readonly logger = new Logger('BillingPortal');
+  private readonly rate: RateLimit;
 
   constructor(
     private readonly em: EntityManager,
     private readonly gateway: StripeGateway,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    rateLimits: RateLimitService,
+  ) {
+    this.rate = rateLimits.create(PORTAL_RATE);
+  }
 
   /** The member's Stripe client and customer id, or the clear reason why there is none. */
   private async customerOf(userId: string): Promise<{ stripe: Stripe; customer: string }> {
+    await this.rate.consume(userId);
     const stripe = await this.gateway.stripe();
     if (!stripe) throw new BillingError(BillingErrorCode.PaymentsNotConfigured, msg('billing.notConfigured'));
     const membership = await this.em.fork().findOne(Membership, { user: userId });

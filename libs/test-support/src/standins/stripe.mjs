@@ -9,6 +9,7 @@
 //   subscriptions, invoice lists, tax fields and the customer portal: stripe-billing.mjs (issue 17)
 //   GET  /v1/charges/:id                the charge of a paid session (a dispute names only its charge)
 //   POST /v1/refunds                    refund a payment intent (idempotent by Idempotency-Key); `refunds` lists them
+//   GET  /v1/refunds/:id                read one back
 // Helpers build the objects of the events Stripe sends after a checkout, with its real fields:
 // completeSession (payment_status paid/unpaid, invoice, charge), refundCharge (charge.refunded),
 // dispute (charge.dispute.created/closed); signedEvent can date its signature (`timestamp`).
@@ -407,6 +408,13 @@ export async function startStripeStandIn(options) {
         return found
           ? send(200, found)
           : send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${object[1].slice(0, -1)}: '${key}'` } });
+      }
+      const refundId = /^\/v1\/refunds\/([^/]+)$/.exec(url.pathname);
+      if (req.method === 'GET' && refundId) {
+        const refund = refunds.find((candidate) => candidate.id === decodeURIComponent(refundId[1]));
+        return refund
+          ? send(200, refund)
+          : send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such refund: '${refundId[1]}'` } });
       }
       if (req.method === 'POST' && url.pathname === '/v1/refunds') {
         if (idempotencyKey) {
