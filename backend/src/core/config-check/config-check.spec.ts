@@ -16,6 +16,13 @@ describe('configuration check pieces (decision 0044)', () => {
         res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' });
         return res.end();
       }
+      if (req.url?.startsWith('/huge')) {
+        // Chunked (no Content-Length), far past what a check reads.
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.write('{"error":"invalid_grant","pad":"');
+        for (let i = 0; i < 40; i += 1) res.write('x'.repeat(16 * 1024));
+        return res.end('"}');
+      }
       if (req.url?.startsWith('/missing')) {
         res.writeHead(404);
         return res.end('not here');
@@ -41,6 +48,11 @@ describe('configuration check pieces (decision 0044)', () => {
 
   it('does not follow redirects (a 3xx is an answer, not a way to reach another address)', async () => {
     expect(await probe(`${url}/moved`, { method: 'GET' }, true)).toMatchObject({ kind: 'answered', status: 302 });
+  });
+
+  it('stops reading a chunked answer past its size limit (no Content-Length to trust)', async () => {
+    const answer = await probe(`${url}/huge`, { method: 'POST' }, true);
+    expect(answer).toEqual({ kind: 'answered', status: 400, body: undefined });
   });
 
   it('refuses what is not an http(s) URL', async () => {

@@ -56,7 +56,21 @@ async function readBody(response: Response): Promise<Record<string, unknown> | u
     await response.body?.cancel();
     return undefined;
   }
-  const text = (await response.text()).slice(0, MAX_BODY);
+  // Counted while it streams: a chunked answer says no length and could be anything.
+  const reader = response.body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (reader) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
   try {
     const parsed: unknown = JSON.parse(text);
     return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
