@@ -30,6 +30,21 @@ export async function holdingLock<T>(name: string, work: () => Promise<T>): Prom
   });
 }
 
+/**
+ * Takes the advisory lock `name` on a connection of its own and keeps it until the returned
+ * release is called: for a spec that points a shared catalog row at its own stand-in from its
+ * `beforeAll` to its `afterAll` (two workers must not point the same row at two stand-ins).
+ */
+export async function takeLock(name: string): Promise<() => Promise<void>> {
+  const client = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
+  await client.connect();
+  await client.query('select pg_advisory_lock(hashtext($1))', [name]);
+  return async () => {
+    await client.query('select pg_advisory_unlock(hashtext($1))', [name]).catch(() => undefined);
+    await client.end();
+  };
+}
+
 export interface SeededSession {
   token: string;
   user: { id: string; username: string; email: string; role: 'user' | 'admin' };

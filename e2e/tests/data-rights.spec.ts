@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { familyPresets, startServiceStandIn, type ServiceStandIn } from '@life/test-support/standins/services';
-import { seedSession, signIn, withDb } from '../support/db.js';
+import { seedSession, signIn, takeLock, withDb } from '../support/db.js';
 import { configureProviders, invite } from '../support/login.js';
 
 /**
@@ -48,10 +48,16 @@ async function pointCatalogAtStandIn(request: APIRequestContext): Promise<void> 
   expect(response.status(), await response.text()).toBe(200);
 }
 
+let releaseRow: (() => Promise<void>) | undefined;
+
 test.beforeAll(async ({ request }) => {
-  // Fitbit's family of quirks (Basic auth, rotating refresh tokens, RFC 7009 revocation) as "Hue".
+  // services-hue-wow.spec points the same row at its own stand-in: one spec at a time.
+  releaseRow = await takeLock('catalog:philipshue');
+  // Fitbit's family of quirks (Basic auth, rotating refresh tokens, RFC 7009 revocation) as "Hue",
+  // with Hue's remote bridge (the link after the grant, decision 0041).
   hue = await startServiceStandIn({
     ...familyPresets().rotating,
+    apiRoutes: familyPresets().hue.apiRoutes,
     name: 'Hue',
     clientId: `hue-client-${randomBytes(4).toString('hex')}`,
     clientSecret: `hue-secret-${randomBytes(12).toString('hex')}`,
@@ -63,6 +69,7 @@ test.beforeAll(async ({ request }) => {
 
 test.afterAll(async () => {
   await hue?.close();
+  await releaseRow?.();
 });
 
 const tile = (page: Page) => page.locator(`[data-testid="service-tile"][data-service="${SERVICE}"]`);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { startServiceStandIns, type ServiceStandIns } from '@life/test-support/standins/services';
 import { animationsSettled, useLanguage } from '../support/a11y.js';
-import { seedSession, signIn, withDb, type SeededSession } from '../support/db.js';
+import { seedSession, signIn, takeLock, withDb, type SeededSession } from '../support/db.js';
 import { createApp } from '../support/oauth.js';
 
 // Issue 16: Philips Hue and World of Warcraft, each connected from the dashboard through its own
@@ -27,7 +27,11 @@ let admin: SeededSession;
 
 test.describe.configure({ mode: 'serial' });
 
+let releaseRow: (() => Promise<void>) | undefined;
+
 test.beforeAll(async ({ request }) => {
+  // data-rights.spec points philipshue at its own stand-in too: one spec at a time.
+  releaseRow = await takeLock('catalog:philipshue');
   stand = await startServiceStandIns({ families: ['hue', 'battlenet'], rowsByFamily: { hue: ['philipshue'], battlenet: ['wow'] } });
   admin = await seedSession('admin');
   const headers = { authorization: `Bearer ${admin.token}` };
@@ -41,6 +45,7 @@ test.beforeAll(async ({ request }) => {
 
 test.afterAll(async () => {
   await stand?.close();
+  await releaseRow?.();
 });
 
 /** An app allowed `service:<name>`, authorised by the person (consent through the API), and its access token. */

@@ -57,6 +57,8 @@ export interface ServiceStandInOptions {
   whoAmI?: ApiEndpoint[];
   /** How the API refuses a call (default oauth). */
   apiErrors?: ApiErrorStyle;
+  /** The service's own API behind its access token (Hue's bridge link and CLIP v2, Battle.net's profile API). */
+  apiRoutes?: { method: string; pattern: RegExp; handle: (call: unknown) => unknown }[];
   /** github: token errors with HTTP 200 and GitHub's codes (bad_verification_code, bad_refresh_token); fitbit: `{errors: [{errorType}]}`; microsoft: AADSTS `error_codes`. */
   tokenErrors?: 'oauth' | 'github' | 'fitbit' | 'microsoft';
   /** API calls without a User-Agent are refused with a 403 (GitHub). */
