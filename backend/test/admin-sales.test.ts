@@ -1,13 +1,11 @@
 import { pollUntil } from '@life/test-support';
-import { startStripeStandIn, type StripeStandIn } from '@life/test-support/standins/stripe';
+import type { StripeStandIn } from '@life/test-support/standins/stripe';
+import { startBillingApp } from './helpers/billing-app.js';
 import { bearer, seedUsers, type SeededUser } from './helpers/seed.js';
-import { startTestApp, type TestApp } from './helpers/test-app.js';
+import type { TestApp } from './helpers/test-app.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
-
-const SECRET_KEY = 'sk_test_life_sales';
-const WEBHOOK_SECRET = 'whsec_life_sales';
 
 /**
  * The admin's sales view (issue 17) over a known mix of members, all made by the real checkout and
@@ -51,18 +49,11 @@ describe('admin sales view: GET /api/admin/sales, members, CSV, refunds, events 
   }
 
   beforeAll(async () => {
-    stripe = await startStripeStandIn({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET });
-    t = await startTestApp({
-      role: 'all',
-      env: {
-        STRIPE_SECRET_KEY: SECRET_KEY,
-        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        STRIPE_API_URL: stripe.url,
-        // Élite 3 seats, Prestige 4, Legacy 10.
-        EDITION_LIMITS: '3,4,10',
-        BILLING_SWEEP_MS: '60000',
-      },
-    });
+    ({ stripe, t } = await startBillingApp('sales', {
+      // Élite 3 seats, Prestige 4, Legacy 10.
+      EDITION_LIMITS: '3,4,10',
+      BILLING_SWEEP_MS: '60000',
+    }));
     [admin] = await seedUsers(t.db, 1, 'admin');
     [plain] = await seedUsers(t.db, 1);
     const buyers = await seedUsers(t.db, 7);

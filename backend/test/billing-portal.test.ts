@@ -1,7 +1,8 @@
 import { pollUntil } from '@life/test-support';
-import { startStripeStandIn, type StripeStandIn } from '@life/test-support/standins/stripe';
+import type { StripeStandIn } from '@life/test-support/standins/stripe';
+import { startBillingApp } from './helpers/billing-app.js';
 import { bearer, seedUsers, type SeededUser } from './helpers/seed.js';
-import { startTestApp, type TestApp } from './helpers/test-app.js';
+import type { TestApp } from './helpers/test-app.js';
 
 // Issue 17, part B (decisions 0047, 0048): Stripe Tax at checkout, the member's own invoices, the
 // customer portal and what cancelling does, against the Stripe stand-in (its portal page delivers
@@ -10,26 +11,16 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
-const SECRET_KEY = 'sk_test_life_portal';
-const WEBHOOK_SECRET = 'whsec_life_portal';
-
 describe('billing with STRIPE_TAX=on: tax at checkout, invoices, the customer portal and cancelling (real PostgreSQL + Redis + worker)', () => {
   let stripe: StripeStandIn;
   let t: TestApp;
 
   beforeAll(async () => {
-    stripe = await startStripeStandIn({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET });
-    t = await startTestApp({
-      role: 'all',
-      env: {
-        STRIPE_SECRET_KEY: SECRET_KEY,
-        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        STRIPE_API_URL: stripe.url,
-        STRIPE_TAX: 'on',
-        EDITION_LIMITS: '2,5,5',
-        BILLING_SWEEP_MS: '300',
-      },
-    });
+    ({ stripe, t } = await startBillingApp('portal', {
+      STRIPE_TAX: 'on',
+      EDITION_LIMITS: '2,5,5',
+      BILLING_SWEEP_MS: '300',
+    }));
     // The stand-in delivers what Stripe would (portal changes, the period's end) to our real webhook.
     stripe.setEventsUrl(`${t.url}/api/stripe/webhook`);
   });
@@ -279,8 +270,7 @@ describe('billing with STRIPE_TAX off (the default)', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    stripe = await startStripeStandIn({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET });
-    t = await startTestApp({ role: 'web', env: { STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_URL: stripe.url } });
+    ({ stripe, t } = await startBillingApp('portal', {}, 'web'));
   });
 
   afterAll(async () => {

@@ -1,7 +1,8 @@
 import { pollUntil } from '@life/test-support';
-import { startStripeStandIn, type StripeStandIn } from '@life/test-support/standins/stripe';
+import type { StripeStandIn } from '@life/test-support/standins/stripe';
+import { startBillingApp } from './helpers/billing-app.js';
 import { bearer, seedUsers, type SeededUser } from './helpers/seed.js';
-import { startTestApp, type TestApp } from './helpers/test-app.js';
+import type { TestApp } from './helpers/test-app.js';
 
 // Issue 17, the webhook side (docs/billing.md, decisions 0045 and 0046): no oversell when Stripe
 // delivers a completion late, Stripe's tolerance both ways, poison events that give up and wait in
@@ -10,28 +11,18 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
-const SECRET_KEY = 'sk_test_life_webhooks';
-const WEBHOOK_SECRET = 'whsec_life_webhooks';
-
 describe('billing webhooks: late completions, tolerance, poison events, refunds, disputes, async payments (real PostgreSQL + Redis + worker)', () => {
   let stripe: StripeStandIn;
   let t: TestApp;
   let admin: SeededUser;
 
   beforeAll(async () => {
-    stripe = await startStripeStandIn({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET });
-    t = await startTestApp({
-      role: 'all',
-      env: {
-        STRIPE_SECRET_KEY: SECRET_KEY,
-        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        STRIPE_API_URL: stripe.url,
-        EDITION_LIMITS: '2,3,100',
-        BILLING_SWEEP_MS: '300',
-        STRIPE_EVENT_ATTEMPTS: '3',
-        STRIPE_EVENT_BACKOFF_MS: '50',
-      },
-    });
+    ({ stripe, t } = await startBillingApp('webhooks', {
+      EDITION_LIMITS: '2,3,100',
+      BILLING_SWEEP_MS: '300',
+      STRIPE_EVENT_ATTEMPTS: '3',
+      STRIPE_EVENT_BACKOFF_MS: '50',
+    }));
     [admin] = await seedUsers(t.db, 1, 'admin');
   });
 

@@ -1,30 +1,21 @@
 import { pollUntil } from '@life/test-support';
-import { startStripeStandIn, type StripeStandIn } from '@life/test-support/standins/stripe';
+import type { StripeStandIn } from '@life/test-support/standins/stripe';
+import { startBillingApp } from './helpers/billing-app.js';
 import { bearer, seedUsers, type SeededUser } from './helpers/seed.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
-const SECRET_KEY = 'sk_test_life_standin';
-const WEBHOOK_SECRET = 'whsec_life_standin';
-
 describe('billing: editions, seats, checkout and webhooks (real PostgreSQL + Redis + worker)', () => {
   let stripe: StripeStandIn;
   let t: TestApp;
 
   beforeAll(async () => {
-    stripe = await startStripeStandIn({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET });
-    t = await startTestApp({
-      role: 'all',
-      env: {
-        STRIPE_SECRET_KEY: SECRET_KEY,
-        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        STRIPE_API_URL: stripe.url,
-        EDITION_LIMITS: '50,100,200',
-        BILLING_SWEEP_MS: '300',
-      },
-    });
+    ({ stripe, t } = await startBillingApp('standin', {
+      EDITION_LIMITS: '50,100,200',
+      BILLING_SWEEP_MS: '300',
+    }));
   });
 
   afterAll(async () => {
