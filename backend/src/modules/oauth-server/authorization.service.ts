@@ -283,7 +283,8 @@ export class AuthorizationService {
 
   /** Whether this session's sign-in is recent enough for the request (prompt=login, max_age). */
   private signedInRecently(request: AuthorizationRequest, authTime: Date): boolean {
-    if (request.loginAskedAt !== undefined && authTime.getTime() > request.loginAskedAt) return true;
+    // At or after: a session's start is read back at millisecond precision, as the ticket's time is.
+    if (request.loginAskedAt !== undefined && authTime.getTime() >= request.loginAskedAt) return true;
     if (request.prompt.has('login')) return false;
     return request.maxAge === undefined || Date.now() - authTime.getTime() <= request.maxAge * 1000;
   }
