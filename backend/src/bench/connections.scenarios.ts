@@ -211,6 +211,8 @@ export const refreshScenario: Scenario<RefreshState> = {
       startNodeChild(`worker${i + 1}`, WORKER_JS, [], {
         ...process.env,
         NODE_ENV: 'production',
+        // The stand-ins listen on loopback: production's private-address refusal (decision 0050) would refuse them.
+        ALLOW_PRIVATE_SERVICE_URLS: 'true',
         APP_URL: ctx.appUrl,
         DATABASE_URL: ctx.databaseUrl,
         REDIS_URL: ctx.redisUrl,

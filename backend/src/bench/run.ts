@@ -400,6 +400,8 @@ async function main(): Promise<number> {
     const appEnv: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: 'production',
+      // The stand-ins listen on loopback: production's private-address refusal (decision 0050) would refuse them.
+      ALLOW_PRIVATE_SERVICE_URLS: 'true',
       HOST: '127.0.0.1',
       PORT: String(port),
       APP_URL: appUrl,
