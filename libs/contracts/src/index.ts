@@ -13,3 +13,4 @@ export * from './data-rights.js';
 export * from './languages.js';
 export * from './username.js';
 export * from './sales.js';
+export * from './your-day.js';
