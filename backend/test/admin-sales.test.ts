@@ -188,13 +188,24 @@ describe('admin sales view: GET /api/admin/sales, members, CSV, refunds, events 
     expect(englishLines[0]).toBe('Member number,Email,Edition,Status,Monthly price (EUR),Joined,Status since');
     expect(englishLines.slice(1, -1).map((line) => line.split(',').slice(1, 4))).toEqual([["'-2+3@evil.example", 'Prestige', 'Refunded']]);
 
+    // A search by e-mail is exported too, and its audit entry keeps that a search was used, never the text.
+    const searched = await get('/api/admin/sales/members.csv?q=n%C3%BA%C3%B1ez', admin);
+    expect(
+      (await searched.text())
+        .replace(/^\uFEFF/, '')
+        .split('\r\n')
+        .slice(1, -1),
+    ).toHaveLength(1);
+
     const audited = await t.db.query<{ details: Json; actor_id: string }>(
       `select details, actor_id from audit_events where action = 'admin.sales_members_exported' order by at`,
     );
     expect(audited.rows.map((r) => [r.actor_id, r.details.rows, r.details.filters])).toEqual([
       [admin.id, 7, {}],
       [admin.id, 1, { status: 'refunded' }],
+      [admin.id, 1, { searched: true }],
     ]);
+    expect(JSON.stringify(audited.rows)).not.toContain('núñez');
   });
 
   it('lists refunds and disputes, newest first, and the events needing attention only', async () => {

@@ -66,7 +66,11 @@ export class AdminSalesController {
   @Audited({
     action: 'admin.sales_members_exported',
     target: () => ({ type: 'sales_members' }),
-    details: ({ query, result }) => ({ filters: query, rows: typeof result === 'string' ? Math.max(0, result.split('\r\n').length - 2) : null }),
+    // The search text may be an e-mail: the audit log says a search was used, not what it was.
+    details: ({ query, result }) => {
+      const { q, ...filters } = (query ?? {}) as SalesMembersFilter;
+      return { filters: q ? { ...filters, searched: true } : filters, rows: typeof result === 'string' ? Math.max(0, result.split('\r\n').length - 2) : null };
+    },
   })
   @Contract({
     summary: 'Every member matching the filters as CSV (UTF-8 with BOM, RFC 4180, formula-like cells prefixed with an apostrophe); audited',
