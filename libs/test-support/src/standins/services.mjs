@@ -20,6 +20,8 @@ import { Buffer } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { escapeHtml, guarded, listen, pageLanguage, randomToken, readBody, s256, sendHtml, sendJson, validVerifier } from './common.mjs';
+import { dayApisA } from './day-apis-a.mjs';
+import { dayApisB } from './day-apis-b.mjs';
 
 const CODE_TTL_MS = 10 * 60 * 1000;
 
@@ -1017,7 +1019,7 @@ export function battlenetProfileApi() {
  * @returns {Record<import('./services.d.mts').ServiceFamily, Omit<ServiceStandInOptions, 'clientId' | 'clientSecret'>>}
  */
 export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
-  return {
+  return withDayApis({
     // GitHub OAuth App: client in the body, form answer unless JSON is asked for, no refresh token, never expires.
     github: {
       name: 'GitHub',
@@ -1321,7 +1323,27 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
       account: { id: '99887766', name: 'Thrall#1111' },
       apiRoutes: battlenetProfileApi(),
     },
-  };
+  });
+}
+
+/**
+ * Adds what the "Tu día" views read (issue 19, `day-apis-a.mjs` and `day-apis-b.mjs`): more API
+ * endpoints after each family's who-am-I (exact paths) and more routes (patterns), each in the
+ * provider's real answer shape. The Hue routes share the bridge's users (application keys).
+ * @template {Record<string, any>} P
+ * @param {P} presets
+ * @returns {P}
+ */
+function withDayApis(presets) {
+  const hueState = presets.hue.apiRoutes.state;
+  for (const extra of [dayApisA(), dayApisB({ hueUsers: hueState.users })]) {
+    for (const [family, { endpoints = [], routes = [] }] of Object.entries(extra)) {
+      const preset = presets[family];
+      preset.whoAmI = [...(preset.whoAmI ?? []), ...endpoints];
+      if (routes.length) preset.apiRoutes = Object.assign([...(preset.apiRoutes ?? []), ...routes], { state: preset.apiRoutes?.state });
+    }
+  }
+  return presets;
 }
 
 /** Which catalog rows each family serves in the tests (`startServiceStandIns()` without options). */
