@@ -14,6 +14,7 @@ import { OAuthServerModule } from './modules/oauth-server/oauth-server.module.js
 import { HealthModule } from './modules/health/health.module.js';
 import { SiteModule } from './modules/site/site.module.js';
 import { UsersModule } from './modules/users/users.module.js';
+import { YourDayModule } from './modules/your-day/your-day.module.js';
 
 @Module({})
 export class AppModule {
@@ -29,6 +30,7 @@ export class AppModule {
         ContactModule.forRoot(options.role),
         OAuthServerModule.forRoot(options.role),
         DataRightsModule.forRoot(options.role),
+        YourDayModule.forRoot(options.role),
         // Users and auth in every role: workers erase accounts and ask them questions.
         UsersModule,
         AuthModule,

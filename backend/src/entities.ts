@@ -7,6 +7,7 @@ import { DATA_RIGHTS_ENTITIES } from './modules/data-rights/entities/index.js';
 import { EXTERNAL_SERVICES_ENTITIES } from './modules/external-services/entities/index.js';
 import { OAUTH_SERVER_ENTITIES } from './modules/oauth-server/entities/index.js';
 import { USERS_ENTITIES } from './modules/users/entities/index.js';
+import { YOUR_DAY_ENTITIES } from './modules/your-day/entities/index.js';
 
 /**
  * Every module's tables, composed here at the top (core imports no module). Listed explicitly,
@@ -22,6 +23,7 @@ export const MODULE_ENTITIES = {
   'external-services': EXTERNAL_SERVICES_ENTITIES,
   'oauth-server': OAUTH_SERVER_ENTITIES,
   users: USERS_ENTITIES,
+  'your-day': YOUR_DAY_ENTITIES,
 } as const;
 
 export const ENTITIES = [...CORE_ENTITIES, ...Object.values(MODULE_ENTITIES).flat()];

@@ -209,7 +209,10 @@ describe('answers in the asked language (real app, PostgreSQL and Redis)', () =>
     expect(de.status).toBe(200);
     expect(de.body.scopes).toEqual([
       { scope: 'profile', description: text('de', 'oauth.scope.profile') },
-      { scope: 'service:spotify', description: text('de', 'oauth.scope.service').replace('{{service}}', 'Spotify') },
+      {
+        scope: 'service:spotify',
+        description: text('de', 'oauth.scope.serviceDay').replace('{{service}}', 'Spotify').replace('{{what}}', text('de', 'yourDay.brings.spotify')),
+      },
     ]);
     const es = await call(`/oauth/authorize?${query}`, undefined, { headers: { accept: 'application/json' } });
     expect(es.body.scopes[0].description).toBe('Ver tu nombre de usuario');

@@ -26,6 +26,8 @@ const TABLES = [
   'data_exports',
   'outbox_messages',
   'reconnect_notices',
+  'day_views',
+  'day_people',
 ];
 
 async function tables(db: TestDatabase): Promise<string[]> {

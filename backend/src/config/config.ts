@@ -41,6 +41,8 @@ export interface AppConfig {
   billing: { editionLimits: [number, number, number]; checkoutTtlMinutes: number; sweepMs: number; eventAttempts: number; eventBackoffMs: number };
   /** Background refresh of connections' access tokens (the `token-refresh` queue). */
   tokenRefresh: { sweepMs: number; marginSeconds: number; concurrency: number; keepAliveDays: number };
+  /** "Tu día" (docs/your-day.md): the sync sweeper's tick, fetches per worker, how long a snapshot is kept. */
+  yourDay: { sweepMs: number; concurrency: number; snapshotTtlHours: number };
   /** The built-in development identity provider (never in production). */
   devLogin: { enabled: boolean; port: number };
   /** Development providers for catalog services without credentials, built from the tests' stand-ins (never in production). */
@@ -173,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       concurrency: raw.TOKEN_REFRESH_CONCURRENCY,
       keepAliveDays: raw.TOKEN_REFRESH_KEEPALIVE_DAYS,
     },
+    yourDay: { sweepMs: raw.DAY_SYNC_SWEEP_MS, concurrency: raw.DAY_SYNC_CONCURRENCY, snapshotTtlHours: raw.DAY_SNAPSHOT_TTL_HOURS },
     devLogin: { enabled: raw.DEV_LOGIN === 'on' || (raw.DEV_LOGIN === 'auto' && raw.NODE_ENV === 'development'), port: raw.DEV_LOGIN_PORT },
     devServices: { enabled: raw.DEV_SERVICES === 'on' || (raw.DEV_SERVICES === 'auto' && raw.NODE_ENV === 'development') },
     devStripe: { enabled: !raw.STRIPE_SECRET_KEY && (raw.DEV_STRIPE === 'on' || (raw.DEV_STRIPE === 'auto' && raw.NODE_ENV === 'development')) },

@@ -1,4 +1,5 @@
 import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261128142753_your_day } from './Migration20261128142753_your_day.js';
 import { Migration20261125080200_connection_quirks } from './Migration20261125080200_connection_quirks.js';
 import { Migration20261125070200_post_logout_redirect_uris } from './Migration20261125070200_post_logout_redirect_uris.js';
 import { Migration20261125070500_developer_apps } from './Migration20261125070500_developer_apps.js';
@@ -42,4 +43,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125080200_connection_quirks', class: Migration20261125080200_connection_quirks },
   { name: 'Migration20261125080500_billing_webhooks', class: Migration20261125080500_billing_webhooks },
   { name: 'Migration20261125080600_billing_cancellation', class: Migration20261125080600_billing_cancellation },
+  { name: 'Migration20261128142753_your_day', class: Migration20261128142753_your_day },
 ];

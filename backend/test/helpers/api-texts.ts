@@ -33,6 +33,7 @@ export const UNTRANSLATED: Readonly<Record<string, string>> = {
   'Proveedor de identidad de desarrollo': 'the development identity provider page (never in production)',
   'Privacidad y protección de datos': 'subject line of an e-mail to the company',
   'Queued {0} connection refresh(es)': 'an English log line',
+  'Queued {0} view fetch(es)': 'an English log line',
   'Ejemplo Vida Digital, S.L. (datos ficticios)': 'company details on the legal pages, which stay in Spanish',
   'Calle Ficticia 1, 28000 Madrid, España (dirección de ejemplo)': 'company details on the legal pages',
   'B00000000 (ficticio)': 'company details on the legal pages',

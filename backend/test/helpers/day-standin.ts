@@ -37,7 +37,9 @@ export async function startDayStandIn(family: ServiceFamily, serviceName: string
   if (family === 'hue') {
     const auth = { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' };
     await fetch(`${standIn.url}/route/api/0/config`, { method: 'PUT', headers: auth, body: JSON.stringify({ linkbutton: true }) });
-    const linked = (await (await fetch(`${standIn.url}/route/api`, { method: 'POST', headers: auth, body: JSON.stringify({ devicetype: 'life#test' }) })).json()) as {
+    const linked = (await (
+      await fetch(`${standIn.url}/route/api`, { method: 'POST', headers: auth, body: JSON.stringify({ devicetype: 'life#test' }) })
+    ).json()) as {
       success?: { username: string };
     }[];
     headers['hue-application-key'] = linked[0]!.success!.username;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DayItemSchema, DaySectionSchema } from './your-day.js';
 
 /**
  * The person's data rights (privacy policy: access, rectification, erasure, restriction,
@@ -143,6 +144,23 @@ export const DataExportDocumentSchema = z
     ),
     /** The e-mails telling the person that a connection broke (one per break). */
     reconnect_notices: z.array(z.object({ created_at: z.string(), service: z.string(), language: z.string(), status: z.string(), sent_at: when })).optional(),
+    /** "Tu día": each service's view, with the snapshot Life keeps of it (issue 19), and the zone and language the workers use. */
+    your_day: z
+      .object({
+        time_zone: z.string().nullable(),
+        language: z.string().nullable(),
+        views: z.array(
+          z.object({
+            service: z.string(),
+            enabled: z.boolean(),
+            fetched_at: when,
+            expires_at: when,
+            problem: z.string().nullable(),
+            snapshot: z.object({ headline: DayItemSchema.nullable(), sections: z.array(DaySectionSchema), timeline: z.array(DayItemSchema) }).nullable(),
+          }),
+        ),
+      })
+      .optional(),
     activity: z.array(
       z.object({
         at: z.string(),

@@ -130,6 +130,7 @@ export class DataExportService {
       beta_invitation: parts.beta_invitation ?? null,
       contact_messages: parts.contact_messages ?? [],
       reconnect_notices: parts.reconnect_notices ?? [],
+      your_day: parts.your_day ?? { time_zone: null, language: null, views: [] },
       activity: parts.activity ?? [],
       data_exports: await this.data.exportsListOf(userId),
     };

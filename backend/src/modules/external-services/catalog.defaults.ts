@@ -86,7 +86,7 @@ export const CATALOG_DEFAULTS: Defaults[] = [
     serviceType: 'música',
     status: 'active',
     description: 'Tu música, tus listas y tus podcasts favoritos en Spotify.',
-    scopes: 'user-read-email user-read-private',
+    scopes: 'user-read-email user-read-private user-read-currently-playing user-read-recently-played',
     baseUrl: 'https://api.spotify.com/v1',
     authUrl: 'https://accounts.spotify.com/authorize',
     tokenUrl: 'https://accounts.spotify.com/api/token',
@@ -132,7 +132,7 @@ export const CATALOG_DEFAULTS: Defaults[] = [
     serviceType: 'archivos',
     status: 'active',
     description: 'Los archivos que compartas con Life desde Google Drive.',
-    scopes: 'openid email https://www.googleapis.com/auth/drive.file',
+    scopes: 'openid email https://www.googleapis.com/auth/drive.metadata.readonly',
     ...GOOGLE,
   },
   {
@@ -141,7 +141,7 @@ export const CATALOG_DEFAULTS: Defaults[] = [
     // Google Fit takes no new sign-ups since 2024 and is being retired in 2026.
     status: 'maintenance',
     description: 'Tu actividad física en Google Fit (Google está retirando este servicio).',
-    scopes: 'openid email https://www.googleapis.com/auth/fitness.activity.read',
+    scopes: 'openid email https://www.googleapis.com/auth/fitness.activity.read https://www.googleapis.com/auth/fitness.sleep.read',
     ...GOOGLE,
   },
   {

@@ -1,11 +1,14 @@
-import { Controller, Delete, Get, Param, Patch, Post, Put, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, Param, Patch, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { AppMeSchema, AppServicesSchema, SegmentSchema } from '@life/contracts';
+import { AppMeSchema, AppServicesSchema, SegmentSchema, SERVICE_SCOPE_PREFIX, TodayQuerySchema, TodaySchema } from '@life/contracts';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { AppTokenOnly } from '../../core/http/app-token.decorator.js';
 import { Contract, type ContractSpec } from '../../core/http/contract.js';
+import { PersonTodayQuery } from '../your-day/public/queries.js';
+import { msg } from '../../core/i18n/messages.js';
 import { AppTokenGuard, type AppRequest } from './app-token.guard.js';
+import { insufficientScope, invalidToken } from './oauth.errors.js';
 import { ProxyRequestCommand } from './public/commands.js';
 import { AppMeQuery, AppServicesQuery } from './public/queries.js';
 
@@ -34,6 +37,24 @@ export class AppApiController {
   @Contract({ summary: 'Who the person is, as far as the token’s scopes allow', tags: ['apps'], access: 'app', response: AppMeSchema, errors: [403] })
   me(@Req() request: AppRequest) {
     return this.queries.execute(new AppMeQuery(request.appToken!));
+  }
+
+  @Get('me/today')
+  @Contract({
+    summary: 'Today’s items of the person’s connected services, only those the token’s service:<name> scopes name (docs/your-day.md)',
+    tags: ['apps'],
+    access: 'app',
+    query: TodayQuerySchema,
+    response: TodaySchema,
+    errors: [400, 401, 403],
+  })
+  today(@Req() request: AppRequest, @Query() query: { tz?: string }) {
+    const token = request.appToken!;
+    if (!token.userId) throw invalidToken(msg('oauth.appTokenNotPerson'));
+    const services = token.scopes.filter((scope) => scope.startsWith(SERVICE_SCOPE_PREFIX)).map((scope) => scope.slice(SERVICE_SCOPE_PREFIX.length));
+    // Without any service it would only tell the person's time zone: not for an app that may see none of their day.
+    if (services.length === 0) throw insufficientScope(`${SERVICE_SCOPE_PREFIX}<name>`, token);
+    return this.queries.execute(new PersonTodayQuery(token.userId, query.tz, services));
   }
 
   @Get('services')

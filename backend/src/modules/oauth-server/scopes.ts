@@ -1,4 +1,4 @@
-import { type BASE_SCOPES, isKnownScope, type Language, SERVICE_SCOPE_PREFIX, serviceDisplayName } from '@life/contracts';
+import { type BASE_SCOPES, type DayService, isDayService, isKnownScope, type Language, SERVICE_SCOPE_PREFIX, serviceDisplayName } from '@life/contracts';
 import { msg, render, type Text } from '../../core/i18n/messages.js';
 import { OAuthProtocolError } from './oauth.errors.js';
 
@@ -10,6 +10,22 @@ const DESCRIPTIONS: Record<(typeof BASE_SCOPES)[number], Text> = {
   'services:read': msg('oauth.scope.services'),
 };
 
+/** What each service's "Tu día" view shows an app, in plain words. */
+const DAY_BRINGS: Record<DayService, Text> = {
+  spotify: msg('yourDay.brings.spotify'),
+  github: msg('yourDay.brings.github'),
+  googlecalendar: msg('yourDay.brings.googlecalendar'),
+  googledrive: msg('yourDay.brings.googledrive'),
+  youtube: msg('yourDay.brings.youtube'),
+  googlefit: msg('yourDay.brings.googlefit'),
+  fitbit: msg('yourDay.brings.fitbit'),
+  notion: msg('yourDay.brings.notion'),
+  soundcloud: msg('yourDay.brings.soundcloud'),
+  philipshue: msg('yourDay.brings.philipshue'),
+  wow: msg('yourDay.brings.wow'),
+  destiny2: msg('yourDay.brings.destiny2'),
+};
+
 /** What the consent screen says for one scope (an unknown one is shown as it is). */
 export function describeScope(scope: string): Text {
   if (scope in DESCRIPTIONS) return DESCRIPTIONS[scope as keyof typeof DESCRIPTIONS];
@@ -17,9 +33,22 @@ export function describeScope(scope: string): Text {
   return scope;
 }
 
+/**
+ * What the consent screen says for one scope, in a language. A service with a "Tu día" view says in
+ * plain words what the app will see of it (`GET /api/v1/me/today`), besides using the account.
+ */
+export function describeScopeIn(scope: string, language: Language = 'es'): string {
+  const name = scope.startsWith(SERVICE_SCOPE_PREFIX) ? scope.slice(SERVICE_SCOPE_PREFIX.length) : null;
+  if (name && isDayService(name)) {
+    const what = render(DAY_BRINGS[name], language);
+    return render(msg('oauth.scope.serviceDay', { service: serviceDisplayName(name), what }), language);
+  }
+  return render(describeScope(scope), language);
+}
+
 /** Each scope with what it lets the app do, in the asked language. */
 export const describeScopes = (scopes: readonly string[], language: Language = 'es') =>
-  scopes.map((scope) => ({ scope, description: render(describeScope(scope), language) }));
+  scopes.map((scope) => ({ scope, description: describeScopeIn(scope, language) }));
 
 /** Space-separated scope string → unique list (RFC 6749 §3.3); unknown scopes are refused. */
 export function parseScope(raw: string | undefined | null): string[] {

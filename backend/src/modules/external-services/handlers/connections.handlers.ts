@@ -1,4 +1,4 @@
-import { CommandHandler, QueryBus, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { CommandHandler, EventBus, QueryBus, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { ExternalServiceDto } from '@life/contracts';
 import { SignInProvidersQuery } from '../../auth/public/queries.js';
 import { CatalogService, loginProviderOf, withoutAppConfiguration } from '../catalog.service.js';
@@ -14,6 +14,7 @@ import {
   type FinishedConnection,
   type OwnCredentials,
 } from '../public/commands.js';
+import { ServiceConnectedEvent, ServiceDisconnectedEvent } from '../public/events.js';
 import { ListPersonServicesQuery, OwnCredentialsQuery } from '../public/queries.js';
 
 /**
@@ -47,9 +48,13 @@ export class StartConnectionHandler implements ICommandHandler<StartConnectionCo
 
 @CommandHandler(FinishConnectionCommand)
 export class FinishConnectionHandler implements ICommandHandler<FinishConnectionCommand> {
-  constructor(private readonly connections: ConnectionsService) {}
+  constructor(
+    private readonly connections: ConnectionsService,
+    private readonly events: EventBus,
+  ) {}
   async execute({ user, serviceName, code, state, language }: FinishConnectionCommand): Promise<FinishedConnection> {
     const connection = await this.connections.finish(user, serviceName, code, state, language);
+    await this.events.publish(new ServiceConnectedEvent(user.id, serviceName));
     return {
       service: serviceName,
       connected: true,
@@ -61,9 +66,14 @@ export class FinishConnectionHandler implements ICommandHandler<FinishConnection
 
 @CommandHandler(DisconnectServiceCommand)
 export class DisconnectServiceHandler implements ICommandHandler<DisconnectServiceCommand> {
-  constructor(private readonly connections: ConnectionsService) {}
-  execute({ userId, serviceName }: DisconnectServiceCommand): Promise<DisconnectResult> {
-    return this.connections.disconnect(userId, serviceName);
+  constructor(
+    private readonly connections: ConnectionsService,
+    private readonly events: EventBus,
+  ) {}
+  async execute({ userId, serviceName }: DisconnectServiceCommand): Promise<DisconnectResult> {
+    const result = await this.connections.disconnect(userId, serviceName);
+    await this.events.publish(new ServiceDisconnectedEvent(userId, serviceName));
+    return result;
   }
 }
 

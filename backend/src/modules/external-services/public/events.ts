@@ -18,3 +18,22 @@ export class ConnectionNeedsReconnectEvent {
     readonly language: string | null = null,
   ) {}
 }
+
+/** A person connected a service (or connected it again): whoever shows its data may fetch it now ("Tu día"). */
+export class ServiceConnectedEvent {
+  constructor(
+    readonly userId: string,
+    readonly serviceName: string,
+  ) {}
+}
+
+/**
+ * A person disconnected a service: whoever kept data fetched through it deletes it. Published
+ * after the connection is gone, so a fetch that starts later finds no connection.
+ */
+export class ServiceDisconnectedEvent {
+  constructor(
+    readonly userId: string,
+    readonly serviceName: string,
+  ) {}
+}

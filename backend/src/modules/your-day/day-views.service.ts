@@ -1,0 +1,205 @@
+import { Injectable } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { DAY_SERVICES, isDayService, serviceDisplayName, type DayItem, type DayProblem, type DayView, type Language, type Today } from '@life/contracts';
+import { sql } from 'kysely';
+import { KeyRing } from '../../core/crypto/key-ring.js';
+import { iso } from '../../core/database/row-values.js';
+import { msg } from '../../core/i18n/messages.js';
+import { PersonConnectionsQuery } from '../external-services/public/queries.js';
+import { openSnapshot } from './day-snapshot.js';
+import { DaySyncService } from './day-sync.service.js';
+import type { YourDayDb } from './entities/index.js';
+import { dayIn, dayRange, isTimeZone } from './providers/time.js';
+import { YourDayError, YourDayErrorCode } from './your-day.errors.js';
+
+interface ViewRow {
+  id: string;
+  service_name: string;
+  enabled: boolean;
+  view_sealed: string | null;
+  fetched_at: Date | string | null;
+  expires_at: Date | string | null;
+  problem: string | null;
+}
+
+/** A view with the snapshot opened: what the screens and the apps' API are built from. */
+interface OpenView {
+  view: DayView;
+  timeline: DayItem[];
+}
+
+/**
+ * The read side of "Tu día": the dashboard's views, the day's timeline and the apps'
+ * `/api/v1/me/today`, all from the stored snapshots (a page view never calls a provider).
+ * Views exist for the person's connected services that have one; a connected service without a
+ * row yet (connected before "Tu día") gets one and a first fetch when it is first read.
+ */
+@Injectable()
+export class DayViewsService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly queries: QueryBus,
+    private readonly ring: KeyRing,
+    private readonly sync: DaySyncService,
+  ) {}
+
+  private db() {
+    return this.em.getKysely<YourDayDb>();
+  }
+
+  /** Checks a zone a client sent (400 for one the runtime does not know). */
+  static checkZone(timeZone: string | undefined): string | undefined {
+    if (timeZone !== undefined && !isTimeZone(timeZone))
+      throw new YourDayError(YourDayErrorCode.InvalidTimeZone, msg('yourDay.invalidTimeZone', { zone: timeZone }));
+    return timeZone;
+  }
+
+  /** Remembers the zone and language the person's screens use (the workers' "today"); written only when they change. */
+  async remember(userId: string, timeZone: string | undefined, language: Language): Promise<void> {
+    if (!timeZone) return;
+    await this.db()
+      .insertInto('day_people')
+      .values({ id: crypto.randomUUID(), user_id: userId, time_zone: timeZone, language, updated_at: new Date() })
+      .onConflict((oc) =>
+        oc
+          .column('user_id')
+          .doUpdateSet({ time_zone: timeZone, language, updated_at: sql<Date>`now()` })
+          .where((eb) => eb.or([eb('day_people.time_zone', '!=', timeZone), eb('day_people.language', '!=', language)])),
+      )
+      .execute();
+  }
+
+  private async zoneOf(userId: string): Promise<string> {
+    const person = await this.db().selectFrom('day_people').select('time_zone').where('user_id', '=', userId).executeTakeFirst();
+    return person?.time_zone ?? 'UTC';
+  }
+
+  /**
+   * Every view of the person's connected services with one, in the dashboard's order;
+   * `only`: the services an app may see (its `service:<name>` scopes).
+   */
+  private async open(userId: string, only?: ReadonlySet<string>): Promise<OpenView[]> {
+    const [connections, rows] = await Promise.all([
+      this.queries.execute(new PersonConnectionsQuery(userId)),
+      this.db()
+        .selectFrom('day_views')
+        .select(['id', 'service_name', 'enabled', 'view_sealed', 'fetched_at', 'expires_at', 'problem'])
+        .where('user_id', '=', userId)
+        .execute() as Promise<ViewRow[]>,
+    ]);
+    const status = new Map(connections.filter((c) => isDayService(c.service_name)).map((c) => [c.service_name, c.status]));
+    const byService = new Map(rows.map((row) => [row.service_name, row]));
+    const now = Date.now();
+    const views: OpenView[] = [];
+    for (const service of DAY_SERVICES) {
+      const connectionStatus = status.get(service);
+      if (!connectionStatus || (only && !only.has(service))) continue;
+      let row = byService.get(service);
+      if (!row) {
+        // Connected before "Tu día" existed (or the connect event was missed): make it and fetch it now.
+        if (await this.sync.ensureView(userId, service)) await this.sync.enqueue(userId, service);
+        row = { id: '', service_name: service, enabled: true, view_sealed: null, fetched_at: null, expires_at: null, problem: null };
+      }
+      const expired = row.expires_at !== null && new Date(row.expires_at).getTime() <= now;
+      const snapshot = row.enabled && row.view_sealed && !expired ? openSnapshot(this.ring, row.id, row.view_sealed) : null;
+      const problem: DayProblem | null = connectionStatus === 'needs_reconnect' ? 'needs_reconnect' : (row.problem as DayProblem | null);
+      views.push({
+        view: {
+          service,
+          state: !row.enabled ? 'off' : snapshot ? 'ready' : 'pending',
+          fetched_at: snapshot ? iso(row.fetched_at) : null,
+          problem: row.enabled ? problem : null,
+          headline: snapshot?.headline ?? null,
+          sections: snapshot?.sections ?? [],
+        },
+        timeline: snapshot?.timeline ?? [],
+      });
+    }
+    return views;
+  }
+
+  async views(userId: string): Promise<DayView[]> {
+    return (await this.open(userId)).map((entry) => entry.view);
+  }
+
+  async view(userId: string, service: string): Promise<DayView> {
+    if (!isDayService(service)) throw new YourDayError(YourDayErrorCode.NoView, msg('yourDay.noView', { service: serviceDisplayName(service) }));
+    const found = (await this.open(userId, new Set([service])))[0];
+    if (!found) throw new YourDayError(YourDayErrorCode.NotConnected, msg('yourDay.notConnected', { service: serviceDisplayName(service) }));
+    return found.view;
+  }
+
+  /**
+   * Today in the zone asked (else the person's last known one, else UTC): every view's items of
+   * that day, all-day ones first, then by time; `only` limits it to the services an app may see.
+   */
+  async today(userId: string, timeZone: string | undefined, only?: ReadonlySet<string>, now = new Date()): Promise<Today> {
+    const zone = timeZone ?? (await this.zoneOf(userId));
+    const date = dayIn(now, zone);
+    const { start, end } = dayRange(date, zone);
+    const views = await this.open(userId, only);
+    const items: DayItem[] = [];
+    for (const { view, timeline } of views) {
+      if (view.state !== 'ready') continue;
+      for (const item of timeline) if (isOnDay(item, date, start, end)) items.push(item);
+    }
+    items.sort(byTime);
+    return {
+      date,
+      time_zone: zone,
+      items,
+      services: views
+        .filter(({ view }) => view.state !== 'off')
+        .map(({ view }) => ({ service: view.service, fetched_at: view.fetched_at, problem: view.problem })),
+    };
+  }
+
+  /** The person's switch for one service's view: off deletes the snapshot and stops fetching; on fetches now. */
+  async setEnabled(userId: string, service: string, enabled: boolean): Promise<DayView> {
+    await this.view(userId, service);
+    await this.sync.ensureView(userId, service);
+    await this.db()
+      .updateTable('day_views')
+      .set(
+        enabled
+          ? { enabled: true, problem: null, failures: 0, next_sync_at: sql<Date>`now() + ${`600000 milliseconds`}::interval`, updated_at: sql<Date>`now()` }
+          : { enabled: false, view_sealed: null, fetched_at: null, expires_at: null, problem: null, failures: 0, updated_at: sql<Date>`now()` },
+      )
+      .where('user_id', '=', userId)
+      .where('service_name', '=', service)
+      .execute();
+    if (enabled) await this.sync.enqueue(userId, service);
+    return this.view(userId, service);
+  }
+
+  /** "Actualizar": a fetch now (a fetch already waiting or running counts). */
+  async refresh(userId: string, service: string): Promise<{ queued: boolean }> {
+    const view = await this.view(userId, service);
+    if (view.state === 'off') throw new YourDayError(YourDayErrorCode.ViewOff, msg('yourDay.viewOff', { service: serviceDisplayName(service) }));
+    await this.sync.ensureView(userId, service);
+    const queued = await this.sync.enqueue(userId, service);
+    return { queued };
+  }
+}
+
+/** Whether an item belongs to a calendar day: its date, its instant in the day, or a span that overlaps it. */
+export function isOnDay(item: DayItem, date: string, start: Date, end: Date): boolean {
+  if (item.date && !item.at) return item.date === date;
+  if (!item.at) return false;
+  const at = Date.parse(item.at);
+  if (Number.isNaN(at)) return false;
+  const parsedEnd = item.end_at ? Date.parse(item.end_at) : Number.NaN;
+  const until = Number.isNaN(parsedEnd) ? at : Math.max(parsedEnd, at);
+  if (until === at) return at >= start.getTime() && at < end.getTime();
+  return at < end.getTime() && until > start.getTime();
+}
+
+/** All-day items first, then by time. */
+export function byTime(a: DayItem, b: DayItem): number {
+  const allDayA = !a.at;
+  const allDayB = !b.at;
+  if (allDayA !== allDayB) return allDayA ? -1 : 1;
+  if (allDayA) return a.title.localeCompare(b.title);
+  return Date.parse(a.at!) - Date.parse(b.at!);
+}

@@ -1,0 +1,46 @@
+import { EventsHandler, QueryHandler, type IEventHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { Today } from '@life/contracts';
+import { ErasingAccountEvent } from '../../data-rights/public/events.js';
+import { ServiceConnectedEvent, ServiceDisconnectedEvent } from '../../external-services/public/events.js';
+import { DaySyncService } from '../day-sync.service.js';
+import { DayViewsService } from '../day-views.service.js';
+import { PersonTodayQuery } from '../public/queries.js';
+import { DayPersonalDataHandler } from './personal-data.handler.js';
+
+/** A service connected (again): its view is made and fetched now. */
+@EventsHandler(ServiceConnectedEvent)
+export class DayServiceConnectedHandler implements IEventHandler<ServiceConnectedEvent> {
+  constructor(private readonly sync: DaySyncService) {}
+  handle(event: ServiceConnectedEvent): Promise<void> {
+    return this.sync.connected(event.userId, event.serviceName);
+  }
+}
+
+/** A service disconnected: its snapshot is deleted at once. */
+@EventsHandler(ServiceDisconnectedEvent)
+export class DayServiceDisconnectedHandler implements IEventHandler<ServiceDisconnectedEvent> {
+  constructor(private readonly sync: DaySyncService) {}
+  handle(event: ServiceDisconnectedEvent): Promise<void> {
+    return this.sync.disconnected(event.userId, event.serviceName);
+  }
+}
+
+/** Erasure, your-day's part: every view and snapshot, and the remembered zone. Safe to run again. */
+@EventsHandler(ErasingAccountEvent)
+export class DayErasureHandler implements IEventHandler<ErasingAccountEvent> {
+  constructor(private readonly sync: DaySyncService) {}
+  async handle(event: ErasingAccountEvent): Promise<void> {
+    await this.sync.erase(event.userId);
+  }
+}
+
+/** `/api/v1/me/today` for oauth-server: only the services the app's scopes name. */
+@QueryHandler(PersonTodayQuery)
+export class PersonTodayHandler implements IQueryHandler<PersonTodayQuery> {
+  constructor(private readonly views: DayViewsService) {}
+  execute({ userId, timeZone, services }: PersonTodayQuery): Promise<Today> {
+    return this.views.today(userId, DayViewsService.checkZone(timeZone), new Set(services));
+  }
+}
+
+export const YOUR_DAY_HANDLERS = [DayServiceConnectedHandler, DayServiceDisconnectedHandler, DayErasureHandler, DayPersonalDataHandler, PersonTodayHandler];
