@@ -3,7 +3,15 @@ import type { DayView, Today } from '@life/contracts';
 import { RateLimitService, type RateLimit } from '../../../core/rate-limit/rate-limit.service.js';
 import { DaySyncService, type SyncOutcome } from '../day-sync.service.js';
 import { DayViewsService } from '../day-views.service.js';
-import { DayTodayQuery, DayViewsQuery, RefreshDayViewCommand, SetDayViewCommand, SwitchHueLightCommand, SyncDayViewCommand } from '../public/commands.js';
+import {
+  DayTodayQuery,
+  DayViewsQuery,
+  QueueDueDayViewsCommand,
+  RefreshDayViewCommand,
+  SetDayViewCommand,
+  SwitchHueLightCommand,
+  SyncDayViewCommand,
+} from '../public/commands.js';
 
 @QueryHandler(DayViewsQuery)
 export class DayViewsHandler implements IQueryHandler<DayViewsQuery> {
@@ -73,4 +81,20 @@ export class SyncDayViewHandler implements ICommandHandler<SyncDayViewCommand> {
   }
 }
 
-export const DAY_VIEW_HANDLERS = [DayViewsHandler, DayTodayHandler, SetDayViewHandler, RefreshDayViewHandler, SwitchHueLightHandler, SyncDayViewHandler];
+@CommandHandler(QueueDueDayViewsCommand)
+export class QueueDueDayViewsHandler implements ICommandHandler<QueueDueDayViewsCommand> {
+  constructor(private readonly sync: DaySyncService) {}
+  execute(): Promise<number> {
+    return this.sync.queueDue();
+  }
+}
+
+export const DAY_VIEW_HANDLERS = [
+  QueueDueDayViewsHandler,
+  DayViewsHandler,
+  DayTodayHandler,
+  SetDayViewHandler,
+  RefreshDayViewHandler,
+  SwitchHueLightHandler,
+  SyncDayViewHandler,
+];

@@ -1,10 +1,10 @@
 import { EventsHandler, QueryHandler, type IEventHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { Today } from '@life/contracts';
-import { ErasingAccountEvent } from '../../data-rights/public/events.js';
 import { ServiceConnectedEvent, ServiceDisconnectedEvent } from '../../external-services/public/events.js';
 import { DaySyncService } from '../day-sync.service.js';
 import { DayViewsService } from '../day-views.service.js';
 import { PersonTodayQuery } from '../public/queries.js';
+import { DayErasureHandler } from './erasure.handler.js';
 import { DayPersonalDataHandler } from './personal-data.handler.js';
 
 /** A service connected (again): its view is made and fetched now. */
@@ -22,15 +22,6 @@ export class DayServiceDisconnectedHandler implements IEventHandler<ServiceDisco
   constructor(private readonly sync: DaySyncService) {}
   handle(event: ServiceDisconnectedEvent): Promise<void> {
     return this.sync.disconnected(event.userId, event.serviceName);
-  }
-}
-
-/** Erasure, your-day's part: every view and snapshot, and the remembered zone. Safe to run again. */
-@EventsHandler(ErasingAccountEvent)
-export class DayErasureHandler implements IEventHandler<ErasingAccountEvent> {
-  constructor(private readonly sync: DaySyncService) {}
-  async handle(event: ErasingAccountEvent): Promise<void> {
-    await this.sync.erase(event.userId);
   }
 }
 

@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { APP_CONFIG, type AppConfig } from '../../../config/config.js';
 import { PeriodicSweep } from '../../../core/queue/periodic-sweep.js';
-import { DaySyncService } from '../day-sync.service.js';
+import { QueueDueDayViewsCommand } from '../public/commands.js';
 
 /** Worker side: every DAY_SYNC_SWEEP_MS, queues a fetch of each view that is due and deletes expired snapshots. */
 @Injectable()
@@ -9,7 +10,7 @@ export class DaySyncSweeper extends PeriodicSweep {
   protected readonly logger = new Logger('DaySyncSweeper');
 
   constructor(
-    private readonly sync: DaySyncService,
+    private readonly commands: CommandBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     super();
@@ -20,7 +21,7 @@ export class DaySyncSweeper extends PeriodicSweep {
   }
 
   protected work(): Promise<number> {
-    return this.sync.queueDue();
+    return this.commands.execute(new QueueDueDayViewsCommand());
   }
 
   protected override describe(count: number): string {

@@ -65,3 +65,6 @@ export class SyncDayViewCommand extends Command<{ outcome: SyncOutcome }> {
     super();
   }
 }
+
+/** The sweeper's pass: queue the views that are due, delete expired snapshots; answers how many were queued. */
+export class QueueDueDayViewsCommand extends Command<number> {}
