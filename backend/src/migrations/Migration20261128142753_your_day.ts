@@ -16,7 +16,7 @@ export class Migration20261128142753_your_day extends Migration {
 
   override up(): void | Promise<void> {
     this.addSql(
-      `create table "day_views" ("id" uuid not null, "user_id" uuid not null, "service_name" varchar(64) not null, "enabled" boolean not null default true, "view_sealed" text null, "fetched_at" timestamptz null, "expires_at" timestamptz null, "problem" varchar(32) null, "failures" int not null default 0, "next_sync_at" timestamptz not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`,
+      `create table "day_views" ("id" uuid not null, "user_id" uuid not null, "service_name" varchar(64) not null, "enabled" boolean not null default true, "view_sealed" text null, "fetched_at" timestamptz null, "checked_at" timestamptz null, "expires_at" timestamptz null, "problem" varchar(32) null, "failures" int not null default 0, "next_sync_at" timestamptz not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`,
     );
     this.addSql(`create index "day_views_due_index" on "day_views" ("enabled", "next_sync_at");`);
     this.addSql(`alter table "day_views" add constraint "day_views_user_service_unique" unique ("user_id", "service_name");`);

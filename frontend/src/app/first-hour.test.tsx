@@ -118,6 +118,7 @@ describe('each page has its own <title>', () => {
     ['/', 'Life · Conecta tu vida y aprovéchala cada día', false],
     ['/dashboard', 'Dashboard · Life', true],
     ['/profile', 'Perfil · Life', true],
+    ['/today', 'Tu día · Life', true],
     ['/contact', 'Contacto · Life', false],
     ['/legal', 'Aviso legal · Life', false],
     ['/privacy-policy', 'Política de privacidad · Life', false],

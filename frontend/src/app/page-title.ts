@@ -11,6 +11,7 @@ export const PAGE_TITLE_KEYS = {
   '/': 'app.titles.home',
   '/_authenticated/dashboard': 'dashboard.title',
   '/_authenticated/profile': 'profile.title',
+  '/_authenticated/today': 'yourDay.today.title',
   '/contact': 'contact.title',
   '/legal': 'legal.notice.title',
   '/privacy-policy': 'legal.privacy.title',

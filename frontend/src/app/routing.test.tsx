@@ -46,6 +46,20 @@ describe('routes', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Perfil' })).toBeInTheDocument();
   });
 
+  it('lets signed-in users open /today ("Tu día")', async () => {
+    signIn(REGULAR_USER);
+    const router = renderApp('/today');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Tu día' })).toBeInTheDocument();
+    expect(screen.getByTestId('today-page')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/today');
+  });
+
+  it('sends signed-out visitors from /today to /', async () => {
+    const router = renderApp('/today');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Conecta tu vida y aprovéchala cada día.' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+  });
+
   it.each([
     // With a code, so the page waits on the (never answering) backend instead of going home.
     ['/login/github/callback?code=c&state=s', 'Iniciando sesión, por favor espera...'],

@@ -14,7 +14,7 @@ export function renderWithProviders(ui: ReactNode, { queryClient = createQueryCl
   const rootRoute = createRootRoute({ component: Outlet });
   const pageRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: () => ui });
   // Targets of the layout's links, so navigation in tests lands somewhere.
-  const otherRoutes = ['/dashboard', '/profile', '/privacy-policy', '/terms-of-use', '/legal', '/cookies-policy'].map((path) =>
+  const otherRoutes = ['/dashboard', '/today', '/profile', '/privacy-policy', '/terms-of-use', '/legal', '/cookies-policy'].map((path) =>
     createRoute({ getParentRoute: () => rootRoute, path, component: () => null }),
   );
   const router = createRouter({

@@ -121,6 +121,8 @@ export const DayViewSchema = z
     state: z.enum(DAY_VIEW_STATES),
     /** When the snapshot on screen was fetched; null before the first one. */
     fetched_at: z.string().nullable(),
+    /** When the last fetch finished, whether it brought a snapshot or a problem (what "Actualizar" waits for); null before the first. */
+    checked_at: z.string().nullable(),
     problem: z.enum(DAY_PROBLEMS).nullable(),
     /** Steps today, what is playing now…: the card's one line, or null. */
     headline: DayItemSchema.nullable(),
@@ -151,7 +153,9 @@ export const TodaySchema = z
     /** Today's items of every service, in time order (all-day ones first). */
     items: z.array(DayItemSchema),
     /** Each service whose items may be in the list: how fresh its snapshot is, and why it could not be refreshed. */
-    services: z.array(z.object({ service: z.string(), fetched_at: z.string().nullable(), problem: z.enum(DAY_PROBLEMS).nullable() })),
+    services: z.array(
+      z.object({ service: z.string(), state: z.enum(DAY_VIEW_STATES), fetched_at: z.string().nullable(), problem: z.enum(DAY_PROBLEMS).nullable() }),
+    ),
   })
   .meta({ id: 'Today' });
 export type Today = z.infer<typeof TodaySchema>;

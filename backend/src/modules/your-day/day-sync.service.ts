@@ -204,6 +204,7 @@ export class DaySyncService {
       .set({
         view_sealed: sealSnapshot(this.ring, rowId, snapshot),
         fetched_at: now,
+        checked_at: sql<Date>`now()`,
         expires_at: new Date(now.getTime() + this.config.yourDay.snapshotTtlHours * 3600_000),
         problem: null,
         failures: 0,
@@ -226,7 +227,7 @@ export class DaySyncService {
           : Math.max(backoff, retryAfterMs ?? 0);
     await this.db()
       .updateTable('day_views')
-      .set({ problem, failures: failures + 1, next_sync_at: new Date(Date.now() + wait), updated_at: sql<Date>`now()` })
+      .set({ problem, failures: failures + 1, checked_at: sql<Date>`now()`, next_sync_at: new Date(Date.now() + wait), updated_at: sql<Date>`now()` })
       .where('id', '=', rowId)
       .execute();
   }

@@ -19,6 +19,7 @@ interface ViewRow {
   enabled: boolean;
   view_sealed: string | null;
   fetched_at: Date | string | null;
+  checked_at: Date | string | null;
   expires_at: Date | string | null;
   problem: string | null;
 }
@@ -84,7 +85,7 @@ export class DayViewsService {
       this.queries.execute(new PersonConnectionsQuery(userId)),
       this.db()
         .selectFrom('day_views')
-        .select(['id', 'service_name', 'enabled', 'view_sealed', 'fetched_at', 'expires_at', 'problem'])
+        .select(['id', 'service_name', 'enabled', 'view_sealed', 'fetched_at', 'checked_at', 'expires_at', 'problem'])
         .where('user_id', '=', userId)
         .execute() as Promise<ViewRow[]>,
     ]);
@@ -99,7 +100,7 @@ export class DayViewsService {
       if (!row) {
         // Connected before "Tu día" existed (or the connect event was missed): make it and fetch it now.
         if (await this.sync.ensureView(userId, service)) await this.sync.enqueue(userId, service);
-        row = { id: '', service_name: service, enabled: true, view_sealed: null, fetched_at: null, expires_at: null, problem: null };
+        row = { id: '', service_name: service, enabled: true, view_sealed: null, fetched_at: null, checked_at: null, expires_at: null, problem: null };
       }
       const expired = row.expires_at !== null && new Date(row.expires_at).getTime() <= now;
       const snapshot = row.enabled && row.view_sealed && !expired ? openSnapshot(this.ring, row.id, row.view_sealed) : null;
@@ -109,6 +110,7 @@ export class DayViewsService {
           service,
           state: !row.enabled ? 'off' : snapshot ? 'ready' : 'pending',
           fetched_at: snapshot ? iso(row.fetched_at) : null,
+          checked_at: row.enabled ? iso(row.checked_at) : null,
           problem: row.enabled ? problem : null,
           headline: snapshot?.headline ?? null,
           sections: snapshot?.sections ?? [],
@@ -151,7 +153,7 @@ export class DayViewsService {
       items,
       services: views
         .filter(({ view }) => view.state !== 'off')
-        .map(({ view }) => ({ service: view.service, fetched_at: view.fetched_at, problem: view.problem })),
+        .map(({ view }) => ({ service: view.service, state: view.state, fetched_at: view.fetched_at, problem: view.problem })),
     };
   }
 
@@ -163,8 +165,24 @@ export class DayViewsService {
       .updateTable('day_views')
       .set(
         enabled
-          ? { enabled: true, problem: null, failures: 0, next_sync_at: sql<Date>`now() + ${`600000 milliseconds`}::interval`, updated_at: sql<Date>`now()` }
-          : { enabled: false, view_sealed: null, fetched_at: null, expires_at: null, problem: null, failures: 0, updated_at: sql<Date>`now()` },
+          ? {
+              enabled: true,
+              problem: null,
+              failures: 0,
+              checked_at: null,
+              next_sync_at: sql<Date>`now() + ${`600000 milliseconds`}::interval`,
+              updated_at: sql<Date>`now()`,
+            }
+          : {
+              enabled: false,
+              view_sealed: null,
+              fetched_at: null,
+              checked_at: null,
+              expires_at: null,
+              problem: null,
+              failures: 0,
+              updated_at: sql<Date>`now()`,
+            },
       )
       .where('user_id', '=', userId)
       .where('service_name', '=', service)

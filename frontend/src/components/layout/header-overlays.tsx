@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, useSearch } from '@tanstack/react-router';
 import { LOGIN_PROVIDERS, type LoginProviderName } from '@life/contracts';
-import { Check, House, LayoutDashboard, Search, UserRound, type LucideIcon } from 'lucide-react';
+import { Check, House, LayoutDashboard, Search, Sunrise, UserRound, type LucideIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Flag } from '@/components/flags/flag';
 import { Button } from '@/components/ui/button';
@@ -168,11 +168,12 @@ export function LoginProvidersDialog({ open, onOpenChange, contentId }: OverlayP
   );
 }
 
-type MenuPath = '/' | '/dashboard' | '/profile';
+type MenuPath = '/' | '/dashboard' | '/today' | '/profile';
 
 const MENU_ITEMS: { to: MenuPath; labelKey: string; icon: LucideIcon }[] = [
   { to: '/', labelKey: 'sideMenu.home', icon: House },
   { to: '/dashboard', labelKey: 'sideMenu.dashboard', icon: LayoutDashboard },
+  { to: '/today', labelKey: 'sideMenu.today', icon: Sunrise },
   { to: '/profile', labelKey: 'sideMenu.profile', icon: UserRound },
 ];
 

@@ -67,7 +67,7 @@ describe('Header', () => {
     expect(screen.queryByRole('button', { name: 'Abrir menú' })).not.toBeInTheDocument();
   });
 
-  it('opens the side menu with Inicio, Escritorio and Perfil', async () => {
+  it('opens the side menu with Inicio, Escritorio, Tu día and Perfil', async () => {
     signIn(REGULAR_USER);
     renderHeader();
     await userEvent.click(await screen.findByRole('button', { name: 'Abrir menú' }));
@@ -77,6 +77,7 @@ describe('Header', () => {
     expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
       ['Inicio', '/'],
       ['Escritorio', '/dashboard'],
+      ['Tu día', '/today'],
       ['Perfil', '/profile'],
     ]);
   });

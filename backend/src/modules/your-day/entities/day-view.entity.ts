@@ -36,6 +36,10 @@ export class DayViewRow {
   @Property({ type: 'timestamptz', nullable: true })
   fetchedAt?: Date | null;
 
+  /** When the last fetch finished, with a snapshot or a problem. */
+  @Property({ type: 'timestamptz', nullable: true })
+  checkedAt?: Date | null;
+
   /** The snapshot is deleted after this, fetched again or not. */
   @Property({ type: 'timestamptz', nullable: true })
   expiresAt?: Date | null;

@@ -1,5 +1,5 @@
-import { useEffect, useId, useState } from 'react';
-import type { ExternalServiceDto } from '@life/contracts';
+import { useEffect, useId, useRef, useState } from 'react';
+import { isDayService, type ExternalServiceDto } from '@life/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { ExternalLink, LoaderCircle, RotateCcw, Search, X } from 'lucide-react';
@@ -14,6 +14,8 @@ import { useStartConnection } from '@/shared/services/api/start-connection';
 import { ServiceEditDialog } from '@/shared/services/components/service-edit-dialog';
 import { displayNameOf } from '@/shared/services/utils/service-names';
 import { filterServices } from '@/shared/services/utils/service-rules';
+import { useDayViews, YOUR_DAY_QUERY_KEY } from '@/shared/your-day/api/day-views';
+import { DayViewPanel } from '@/shared/your-day/components/day-view-panel';
 import { useDisconnectFlow, type FinishAt } from '../hooks/use-disconnect-flow';
 import { CredentialsDialog } from './credentials-dialog';
 import { ServiceTile } from './service-tile';
@@ -35,6 +37,7 @@ export function DashboardPage() {
   const [query, setQuery] = useState('');
   // Keep the service while a dialog animates closed, so its title does not flip.
   const [editing, setEditing] = useState<{ open: boolean; service: ExternalServiceDto | null }>({ open: false, service: null });
+  const [viewing, setViewing] = useState<{ open: boolean; service: string | null }>({ open: false, service: null });
 
   useEffect(() => {
     // Spec section 8: logged ('Error cargando servicios'); the spinner stops and the list stays empty.
@@ -43,6 +46,25 @@ export function DashboardPage() {
   }, [services.error]);
 
   const all = services.data ?? [];
+  // "Tu día" (issue 19): the connected services' views, read from their last snapshots.
+  const withViews = all
+    .filter((service) => service.connected && isDayService(service.service_name))
+    .map((service) => service.service_name)
+    .sort()
+    .join(',');
+  const views = useDayViews({ enabled: withViews !== '' });
+  const viewOf = new Map((views.data?.views ?? []).map((view) => [view.service, view]));
+  // A service connected or disconnected here (credentials, Desconectar): read the views again.
+  const readFor = useRef<string | null>(null);
+  useEffect(() => {
+    if (readFor.current && readFor.current !== withViews) void queryClient.invalidateQueries({ queryKey: YOUR_DAY_QUERY_KEY });
+    readFor.current = withViews;
+  }, [withViews, queryClient]);
+
+  useEffect(() => {
+    if (views.error) reportError('Error cargando las vistas de Tu día', views.error);
+  }, [views.error]);
+
   const shown = filterServices(all, query, (name) => displayNameOf(name, i18n));
   // Connections that broke (a refused refresh, a Battle.net token that expired): said above the cards too.
   const broken = all.filter((service) => service.needs_reconnect && !service.connected);
@@ -114,6 +136,23 @@ export function DashboardPage() {
           </Alert>
         )}
 
+        {views.isError && (
+          <Alert variant="warning" className="mt-6" data-testid="day-views-error">
+            <p>{t('yourDay.loadError')}</p>
+            <Button
+              variant="outline"
+              size="sm"
+              className="mt-2 bg-background"
+              disabled={views.isFetching}
+              onClick={() => void views.refetch()}
+              data-testid="day-views-retry"
+            >
+              {views.isFetching ? <LoaderCircle aria-hidden="true" className="animate-spin" /> : <RotateCcw aria-hidden="true" />}
+              {t('dashboard.retry')}
+            </Button>
+          </Alert>
+        )}
+
         {services.isPending ? (
           <div className="flex justify-center py-16" data-testid="services-loading">
             <Spinner label={t('dashboard.loading')} />
@@ -138,12 +177,25 @@ export function DashboardPage() {
                   onDisconnect={(target) => disconnect.start(target.service_name)}
                   connecting={connecting === service.service_name}
                   disconnecting={disconnect.pending === service.service_name}
+                  dayView={viewOf.get(service.service_name) ?? null}
+                  onOpenDayView={(target) => setViewing({ open: true, service: target.service_name })}
                 />
               </li>
             ))}
           </ul>
         )}
       </section>
+
+      <DayViewPanel
+        open={viewing.open}
+        onOpenChange={(open) => setViewing((current) => ({ ...current, open }))}
+        service={viewing.service}
+        view={viewing.service ? (viewOf.get(viewing.service) ?? null) : null}
+        onReconnect={(name) => {
+          const target = all.find((service) => service.service_name === name);
+          void connect(name, target?.region ?? undefined);
+        }}
+      />
 
       {isAdmin ? (
         <ServiceEditDialog open={editing.open} onOpenChange={closeEditor} service={editing.service} />

@@ -1,6 +1,6 @@
-import type { ExternalServiceDto } from '@life/contracts';
+import type { DayView, ExternalServiceDto } from '@life/contracts';
 import { useId, useState } from 'react';
-import { ChevronDown, CircleCheck, CircleX, FlaskConical, LoaderCircle, Pencil, PlugZap, RefreshCw, TriangleAlert, Unplug } from 'lucide-react';
+import { ChevronDown, CircleCheck, CircleX, Eye, FlaskConical, LoaderCircle, Pencil, PlugZap, RefreshCw, TriangleAlert, Unplug } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { truncate } from '@/lib/truncate';
@@ -8,6 +8,7 @@ import { cn } from '@/lib/utils';
 import { CONNECT_BUTTON_CLASS } from '@/shared/services/components/connect-button-class';
 import { displayNameOf } from '@/shared/services/utils/service-names';
 import { connectActionFor, connectBlockedBy, LOGIN_SERVICE_TYPE } from '@/shared/services/utils/service-rules';
+import { DayHeadline } from '@/shared/your-day/components/day-status';
 import { catalogDescription, catalogType } from '../utils/catalog-description';
 
 export interface ServiceTileProps {
@@ -19,6 +20,10 @@ export interface ServiceTileProps {
   /** This service's connection is being started (the browser is about to leave). */
   connecting?: boolean;
   disconnecting?: boolean;
+  /** The service's "Tu día" view (issue 19), when it is connected and has one: its headline and 'Ver detalles'. */
+  dayView?: DayView | null;
+  /** 'Ver detalles': opens the view's detail panel. */
+  onOpenDayView?: (service: ExternalServiceDto) => void;
 }
 
 /**
@@ -28,9 +33,20 @@ export interface ServiceTileProps {
  * 'Tipo: {service_type}' and the description cut to 40 characters (the full text as tooltip; Life's
  * own descriptions in the language on screen). When Conectar cannot work (maintenance, nothing
  * configured) the card says why before any click and the button is disabled, described by that
- * line; when it goes to a development provider (decision 0020) the card says so too.
+ * line; when it goes to a development provider (decision 0020) the card says so too. A connected
+ * service with a "Tu día" view (issue 19) adds the view's one-line headline and 'Ver detalles', which
+ * opens its detail panel (the card keeps its 340 px).
  */
-export function ServiceTile({ service, onEdit, onConnect, onDisconnect, connecting = false, disconnecting = false }: ServiceTileProps) {
+export function ServiceTile({
+  service,
+  onEdit,
+  onConnect,
+  onDisconnect,
+  connecting = false,
+  disconnecting = false,
+  dayView = null,
+  onOpenDayView,
+}: ServiceTileProps) {
   const { t, i18n } = useTranslation();
   const { connected } = service;
   const action = connectActionFor(service);
@@ -46,6 +62,8 @@ export function ServiceTile({ service, onEdit, onConnect, onDisconnect, connecti
   const [region, setRegion] = useState(() => (service.region && regions.includes(service.region) ? service.region : regions[0]));
   const regionId = useId();
   const broken = service.needs_reconnect && !connected;
+  // The view's one line and its button fit in the card's 340 px: the headline is cut to one line.
+  const view = connected && dayView && onOpenDayView ? dayView : null;
 
   return (
     <article
@@ -148,6 +166,22 @@ export function ServiceTile({ service, onEdit, onConnect, onDisconnect, connecti
               )}
               {action === 'connect' ? t('services.connect') : t('services.reconnect')}
             </Button>
+          )}
+          {view && (
+            <>
+              <DayHeadline view={view} />
+              <Button
+                variant="secondary"
+                size="sm"
+                aria-haspopup="dialog"
+                aria-label={t('yourDay.card.openLabel', { name })}
+                onClick={() => onOpenDayView?.(service)}
+                data-testid={`day-open-${service.service_name}`}
+              >
+                <Eye aria-hidden="true" />
+                {t('yourDay.card.open')}
+              </Button>
+            </>
           )}
           {connected && !login && (
             <Button variant="outline" onClick={() => onDisconnect(service)} disabled={disconnecting} data-testid="service-disconnect">
