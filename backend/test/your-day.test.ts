@@ -206,7 +206,7 @@ describe('Tu día: views fetched by workers, sealed snapshots, the timeline and 
           return undefined;
         },
         'the rate limit to show',
-        { timeoutMs: 20_000, intervalMs: 500 },
+        { timeoutMs: 20_000, intervalMs: 500, detail: () => `provider calls: ${brokenCalls}` },
       );
       expect(limited).toMatchObject({ state: 'ready', fetched_at: good.fetched_at, sections: good.sections });
       const [row] = await rows(person, 'googlecalendar');
@@ -220,15 +220,26 @@ describe('Tu día: views fetched by workers, sealed snapshots, the timeline and 
       ]) {
         brokenAnswer = answer;
         const calls = brokenCalls;
+        const checkedBefore = (await viewOf(person, 'googlecalendar'))!.checked_at as string;
         await due(person, 'googlecalendar');
         await pollUntil(() => brokenCalls > calls, 'the broken provider to be asked');
-        const view = await pollUntil(async () => {
-          const found = await viewOf(person, 'googlecalendar');
-          return found?.problem ? found : undefined;
-        }, 'the problem to show');
-        // A wholly wrong answer may still parse to an empty view; a failure keeps the old one.
-        if (answer.status === 500 || answer.body.startsWith('<'))
-          expect(view).toMatchObject({ state: 'ready', problem: 'provider_down', sections: good.sections });
+        // The worker's try is over when checked_at moves (a snapshot or a problem).
+        const view = await pollUntil(
+          async () => {
+            const found = await viewOf(person, 'googlecalendar');
+            return found && found.checked_at !== checkedBefore ? found : undefined;
+          },
+          `the try after ${answer.status} ${answer.body}`,
+          { detail: () => `provider calls: ${brokenCalls}` },
+        );
+        if (answer.status === 500 || answer.body.startsWith('<')) {
+          // Down, or not JSON: the last data stays, with a calm word of why.
+          expect(view).toMatchObject({ state: 'ready', problem: 'provider_down', fetched_at: good.fetched_at, sections: good.sections });
+        } else {
+          // JSON of the wrong shape: no item survives the checks, and nothing breaks.
+          expect(view.state).toBe('ready');
+          expect((view.sections as Json[]).flatMap((section) => section.items as Json[])).toEqual([]);
+        }
       }
     } finally {
       await send(admin, `/api/external-services/${id}`, 'PUT', stand.rows.googlecalendar);

@@ -1329,17 +1329,28 @@ export function familyPresets(apiKey = `bungie-key-${randomToken(12)}`) {
 /**
  * Adds what the "Tu día" views read (issue 19, `day-apis-a.mjs` and `day-apis-b.mjs`): more API
  * endpoints after each family's who-am-I (exact paths) and more routes (patterns), each in the
- * provider's real answer shape. The Hue routes share the bridge's users (application keys).
+ * provider's real answer shape. An endpoint with the method and path of one the family already
+ * has takes its place (only the first endpoint of a path is ever reached). The Hue routes share
+ * the bridge's users (application keys).
  * @template {Record<string, any>} P
  * @param {P} presets
  * @returns {P}
  */
 function withDayApis(presets) {
   const hueState = presets.hue.apiRoutes.state;
+  /** @param {ApiEndpoint} a @param {ApiEndpoint} b */
+  const same = (a, b) => a.path === b.path && (a.method ?? 'GET') === (b.method ?? 'GET');
   for (const extra of [dayApisA(), dayApisB({ hueUsers: hueState.users })]) {
     for (const [family, { endpoints = [], routes = [] }] of Object.entries(extra)) {
       const preset = presets[family];
-      preset.whoAmI = [...(preset.whoAmI ?? []), ...endpoints];
+      /** @type {ApiEndpoint[]} */
+      const whoAmI = [...(preset.whoAmI ?? [])];
+      for (const endpoint of endpoints) {
+        const at = whoAmI.findIndex((existing) => same(existing, endpoint));
+        if (at >= 0) whoAmI[at] = endpoint;
+        else whoAmI.push(endpoint);
+      }
+      preset.whoAmI = whoAmI;
       if (routes.length) preset.apiRoutes = Object.assign([...(preset.apiRoutes ?? []), ...routes], { state: preset.apiRoutes?.state });
     }
   }
