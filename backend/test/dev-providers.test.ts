@@ -69,7 +69,7 @@ describe('a fresh install in development: the development providers and the deve
     expect(authUrl.hostname).toBe('127.0.0.1');
     expect(authUrl.origin).not.toBe(new URL(t.url).origin);
     expect(authUrl.searchParams.get('redirect_uri')).toBe(`${t.url}/callback/spotify`);
-    expect(authUrl.searchParams.get('scope')).toBe('user-read-email user-read-private');
+    expect(authUrl.searchParams.get('scope')).toBe('user-read-email user-read-private user-read-currently-playing user-read-recently-played');
 
     // The page says, in the browser's language, that it is a development stand-in and not Spotify.
     const pageEs = await (await fetch(authUrl, { headers: { 'accept-language': 'es-ES,es;q=0.9' } })).text();

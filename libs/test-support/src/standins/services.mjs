@@ -21,7 +21,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { escapeHtml, guarded, listen, pageLanguage, randomToken, readBody, s256, sendHtml, sendJson, validVerifier } from './common.mjs';
 import { dayApisA } from './day-apis-a.mjs';
-import { dayApisB } from './day-apis-b.mjs';
+import { dayApisB, wowProfileSummary } from './day-apis-b.mjs';
 
 const CODE_TTL_MS = 10 * 60 * 1000;
 
@@ -949,32 +949,8 @@ export function hueBridge() {
         return call.send(200, [{ success: { username } }]);
       },
     },
-    {
-      method: 'GET',
-      pattern: /^\/route\/clip\/v2\/resource\/light$/,
-      handle: (/** @type {ServiceApiCall} */ call) => {
-        if (!needsKey(call)) return undefined;
-        return call.send(200, {
-          errors: [],
-          data: [
-            {
-              id: '3f4ac4e9-d67a-4dbd-8a16-5ea7e373f281',
-              type: 'light',
-              metadata: { name: 'Salón', archetype: 'sultan_bulb' },
-              on: { on: true },
-              dimming: { brightness: 80 },
-            },
-            {
-              id: '8b1f2d8e-0c5b-4a57-9d3b-2a6f1c9e7d10',
-              type: 'light',
-              metadata: { name: 'Cocina', archetype: 'spot_bulb' },
-              on: { on: false },
-              dimming: { brightness: 0 },
-            },
-          ],
-        });
-      },
-    },
+    // CLIP v2's lights, rooms and devices, and the light switch (`PUT resource/light/{id}`), with
+    // each bridge's own light state: day-apis-b.mjs (added by withDayApis, sharing `users`).
     {
       method: 'GET',
       pattern: /^\/route\/clip\/v2\/resource\/bridge$/,
@@ -1001,13 +977,8 @@ export function battlenetProfileApi() {
         const region = call.match[1];
         const namespace = call.url.searchParams.get('namespace') ?? header(call.req, 'battlenet-namespace');
         if (namespace !== `profile-${region}`) return call.send(404, { code: 404, type: 'BLZWEBAPI00000404', detail: 'Not Found' });
-        return call.send(200, {
-          id: Number.parseInt(call.account.id, 10) || 1,
-          wow_accounts: [
-            { id: 1, characters: [{ name: 'Thrall', id: 7, realm: { slug: region === 'eu' ? 'draenor' : 'area-52' }, level: 80, playable_class: { id: 7 } }] },
-          ],
-          region,
-        });
+        // The account's characters in Blizzard's shape, names in `locale` (day-apis-b.mjs).
+        return call.send(200, wowProfileSummary(region, call.account, call.url.searchParams.get('locale')));
       },
     },
   ];

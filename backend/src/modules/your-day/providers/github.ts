@@ -1,5 +1,5 @@
 import type { DayItem } from '@life/contracts';
-import { answerObject, dayItem, httpsUrl, idOf, inLanguage, instant, list, onToday, record, text, type Json } from './spotify.js';
+import { answerObject, dayItem, httpsUrl, idOf, inLanguage, instant, list, onToday, record, text, type Json } from './untrusted-json.js';
 import { ProviderCallError, type ProviderCall, type ViewContext, type ViewFetcher } from './types.js';
 
 /* GitHub (REST API, https://api.github.com). */

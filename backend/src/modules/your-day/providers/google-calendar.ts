@@ -1,5 +1,5 @@
 import type { DayItem } from '@life/contracts';
-import { answerObject, calendarDay, dayItem, httpsUrl, idOf, instantMs, list, record, text } from './spotify.js';
+import { answerObject, calendarDay, dayItem, httpsUrl, idOf, instantMs, list, record, text } from './untrusted-json.js';
 import { addDays, dayIn, dayRange, startOfDay } from './time.js';
 import type { ViewContext, ViewFetcher } from './types.js';
 

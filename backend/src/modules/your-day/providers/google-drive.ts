@@ -1,5 +1,5 @@
 import type { DayItem } from '@life/contracts';
-import { answerObject, dayItem, httpsUrl, idOf, instant, list, onToday, record, text } from './spotify.js';
+import { answerObject, dayItem, httpsUrl, idOf, instant, list, onToday, record, text } from './untrusted-json.js';
 import type { ViewFetcher } from './types.js';
 
 /* Google Drive (API v3, https://www.googleapis.com/drive/v3). */

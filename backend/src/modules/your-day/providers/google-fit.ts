@@ -1,5 +1,5 @@
 import type { DayItem } from '@life/contracts';
-import { answerObject, dayItem, idOf, inLanguage, list, millis, record } from './spotify.js';
+import { answerObject, dayItem, idOf, inLanguage, list, millis, record } from './untrusted-json.js';
 import { addDays, dayIn, dayRange, startOfDay } from './time.js';
 import type { ViewFetcher } from './types.js';
 

@@ -1,5 +1,5 @@
 import type { DayItem } from '@life/contracts';
-import { answerObject, dayItem, instant, list, onToday, record, text } from './spotify.js';
+import { answerObject, dayItem, instant, list, onToday, record, text } from './untrusted-json.js';
 import { ProviderCallError, type ProviderCall, type ViewFetcher } from './types.js';
 
 /* YouTube (Data API v3, https://www.googleapis.com/youtube/v3). */

@@ -48,6 +48,9 @@ describe('headlineText', () => {
     expect(headlineText(t, dayItem({ kind: 'steps', title: 'Pasos', value: 1 }))).toBe('1 paso hoy');
     expect(headlineText(t, dayItem({ kind: 'sleep', title: 'Sueño', value: 452 }))).toBe('Dormiste 7 h 32 min');
     expect(headlineText(t, dayItem({ kind: 'light', title: 'Lámpara', on: true }))).toBe('Lámpara: encendida');
+    expect(headlineText(t, dayItem({ kind: 'light', code: 'lights_on', title: '1 de 2 luces encendidas', value: 1, on: true }))).toBe(
+      '1 de 2 luces encendidas',
+    );
     expect(headlineText(t, dayItem({ kind: 'guardian', title: 'Aurora', code: 'hunter', value: 1800 }))).toBe('Cazador · luz 1800');
   });
 });

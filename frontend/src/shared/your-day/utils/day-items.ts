@@ -124,6 +124,8 @@ export function headlineText(t: TFunction, item: DayItem): string {
       if (item.at) return t('yourDay.headline.eventAt', { time: formatClock(item.at), title });
       return title;
     case 'light':
+      // Hue's summary ("1 de 2 luces encendidas", in the person's language) says it all; a single light says its state.
+      if (item.code === 'lights_on') return title;
       return t(item.on ? 'yourDay.headline.lightOn' : 'yourDay.headline.lightOff', { title });
     case 'character':
       return item.value === null ? title : t('yourDay.headline.character', { title, level: formatNumber(item.value) });
