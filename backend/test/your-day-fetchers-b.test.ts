@@ -1,7 +1,5 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DAY_SECTION_KEYS, type DayItem } from '@life/contracts';
-import { SnapshotSchema } from '../src/modules/your-day/day-snapshot.js';
 import { destiny2View } from '../src/modules/your-day/providers/destiny2.js';
 import { fitbitView } from '../src/modules/your-day/providers/fitbit.js';
 import { notionView } from '../src/modules/your-day/providers/notion.js';
@@ -9,16 +7,9 @@ import { philipsHueView, switchHueLight } from '../src/modules/your-day/provider
 import { providerCall } from '../src/modules/your-day/providers/provider-call.js';
 import { soundcloudView } from '../src/modules/your-day/providers/soundcloud.js';
 import { addDays, dayIn } from '../src/modules/your-day/providers/time.js';
-import {
-  ProviderCallError,
-  type FetchedView,
-  type ProviderCall,
-  type ProviderRequest,
-  type ViewContext,
-  type ViewFetcher,
-} from '../src/modules/your-day/providers/types.js';
+import { ProviderCallError, type FetchedView, type ViewContext, type ViewFetcher } from '../src/modules/your-day/providers/types.js';
 import { wowView } from '../src/modules/your-day/providers/wow.js';
-import { dayContext, startDayStandIn, type DayStandIn } from './helpers/day-standin.js';
+import { dayContext, expectValid, fakeCall, ids, ms, onTodayIn, section, titles, useDayStandIn, wallIn, type DayStandIn } from './helpers/day-standin.js';
 
 /**
  * Issue 19, "Tu día", part B: the views of Fitbit, Notion, SoundCloud, Philips Hue (and its light
@@ -32,68 +23,11 @@ const ZONES = ['Asia/Tokyo', 'America/Los_Angeles'] as const;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-/** The view fits the contract (what the sync job checks before keeping it), ids are unique per section, links are https. */
-function expectValid(view: FetchedView, service: string) {
-  const checked = SnapshotSchema.safeParse(view);
-  if (!checked.success) throw new Error(JSON.stringify(checked.error.issues.slice(0, 3)));
-  const items = [...(view.headline ? [view.headline] : []), ...view.sections.flatMap((s) => s.items), ...view.timeline];
-  for (const item of items) {
-    expect(item.service).toBe(service);
-    expect(item.title.length).toBeGreaterThan(0);
-    expect(item.title.length).toBeLessThanOrEqual(300);
-    if (item.subtitle !== null) expect(item.subtitle.length).toBeLessThanOrEqual(300);
-    if (item.url !== null) expect(item.url).toMatch(/^https:\/\//);
-  }
-  for (const section of view.sections) {
-    expect(DAY_SECTION_KEYS).toContain(section.key);
-    expect(new Set(section.items.map((i) => i.id)).size).toBe(section.items.length);
-  }
-}
-
-const section = (view: FetchedView, key: string): DayItem[] => {
-  const found = view.sections.find((s) => s.key === key);
-  if (!found) throw new Error(`no section ${key} in ${view.sections.map((s) => s.key).join(', ')}`);
-  return found.items;
-};
-const titles = (items: DayItem[]) => items.map((i) => i.title);
-const ids = (items: DayItem[]) => items.map((i) => i.id);
-const ms = (iso: string | null) => Date.parse(iso!);
-/** The items whose instant (or date) is on today in the context's zone. */
-const onTodayIn = (items: DayItem[], context: ViewContext) =>
-  items.filter((i) => (i.at ? dayIn(new Date(i.at), context.timeZone) : i.date) === dayIn(context.now, context.timeZone));
-/** An instant's wall clock in a zone, as `YYYY-MM-DDTHH:MM:SS` (Intl, independent of the fetchers' arithmetic). */
-function wallIn(iso: string, timeZone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    })
-      .formatToParts(new Date(iso))
-      .map((p) => [p.type, p.value]),
-  );
-  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
-}
 /**
  * 20:00 UTC three days ago: a fixed past moment whose day differs by zone (Tokyo is already on the
  * next day, Los Angeles is at noon), and whose days the stand-ins hold whole (no day still going on).
  */
 const pastMoment = () => new Date(Math.floor(Date.now() / DAY) * DAY - 3 * DAY + 20 * HOUR);
-
-/** A ProviderCall answered by a function of the request (recorded), for exact data and broken answers. */
-function fakeCall(answer: (request: ProviderRequest) => unknown): ProviderCall & { requests: ProviderRequest[] } {
-  const requests: ProviderRequest[] = [];
-  const call = async (request: ProviderRequest) => {
-    requests.push(request);
-    return answer(request);
-  };
-  return Object.assign(call, { requests });
-}
 
 /** The stand-in's own JSON for a path under the connection's API base (to compare the view with). */
 async function raw<T>(day: DayStandIn, path: string): Promise<T> {
@@ -107,11 +41,7 @@ async function raw<T>(day: DayStandIn, path: string): Promise<T> {
 /* ───────────── Fitbit ───────────── */
 
 describe('Fitbit view (stand-in)', () => {
-  let day: DayStandIn;
-  beforeAll(async () => {
-    day = await startDayStandIn('rotating', 'fitbit');
-  });
-  afterAll(() => day.close());
+  const day = useDayStandIn('rotating', 'fitbit');
 
   it.each(ZONES)('reads 7 days of steps and last night’s sleep for the person’s own day (%s)', async (timeZone) => {
     const context = dayContext({ now: pastMoment(), timeZone, language: 'es' });
@@ -235,11 +165,7 @@ describe('Fitbit view (stand-in)', () => {
 /* ───────────── Notion ───────────── */
 
 describe('Notion view (stand-in)', () => {
-  let day: DayStandIn;
-  beforeAll(async () => {
-    day = await startDayStandIn('notion', 'notion');
-  });
-  afterAll(() => day.close());
+  const day = useDayStandIn('notion', 'notion');
 
   it('lists the 10 pages edited last, newest first, titled from their title property, linked to Notion', async () => {
     const context = dayContext();
@@ -331,11 +257,7 @@ describe('Notion view (stand-in)', () => {
 /* ───────────── SoundCloud ───────────── */
 
 describe('SoundCloud view (stand-in)', () => {
-  let day: DayStandIn;
-  beforeAll(async () => {
-    day = await startDayStandIn('soundcloud', 'soundcloud');
-  });
-  afterAll(() => day.close());
+  const day = useDayStandIn('soundcloud', 'soundcloud');
 
   it('lists the 10 latest likes with their artist and link, in SoundCloud’s order, with `Authorization: OAuth`', async () => {
     const context = dayContext();
@@ -415,14 +337,11 @@ describe('SoundCloud view (stand-in)', () => {
 /* ───────────── Philips Hue ───────────── */
 
 describe('Philips Hue view and light switch (stand-in)', () => {
-  let day: DayStandIn;
-  let other: DayStandIn;
   const SALON = '3f4ac4e9-d67a-4dbd-8a16-5ea7e373f281';
   const COCINA = '8b1f2d8e-0c5b-4a57-9d3b-2a6f1c9e7d10';
-  beforeAll(async () => {
-    [day, other] = await Promise.all([startDayStandIn('hue', 'philipshue'), startDayStandIn('hue', 'philipshue')]);
-  });
-  afterAll(() => Promise.all([day.close(), other.close()]));
+  // Two bridges (two stand-ins), each with its own lights.
+  const day = useDayStandIn('hue', 'philipshue');
+  const other = useDayStandIn('hue', 'philipshue');
 
   it('lists every light with its room (through its device), state and brightness, and says how many are on', async () => {
     day.standIn.reset();
@@ -573,11 +492,7 @@ describe('Philips Hue view and light switch (stand-in)', () => {
 /* ───────────── World of Warcraft ───────────── */
 
 describe('World of Warcraft view (stand-in)', () => {
-  let day: DayStandIn;
-  beforeAll(async () => {
-    day = await startDayStandIn('battlenet', 'wow');
-  });
-  afterAll(() => day.close());
+  const day = useDayStandIn('battlenet', 'wow');
 
   it('lists the characters of every WoW licence, highest level first, realm names in the person’s locale', async () => {
     day.standIn.reset();
@@ -677,11 +592,7 @@ describe('World of Warcraft view (stand-in)', () => {
 /* ───────────── Destiny 2 ───────────── */
 
 describe('Destiny 2 view (stand-in)', () => {
-  let day: DayStandIn;
-  beforeAll(async () => {
-    day = await startDayStandIn('bungie', 'destiny2');
-  });
-  afterAll(() => day.close());
+  const day = useDayStandIn('bungie', 'destiny2');
 
   it('reads the primary (cross save) membership’s guardians: class, light, last played first', async () => {
     day.standIn.reset();

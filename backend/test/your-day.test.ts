@@ -150,6 +150,11 @@ describe('Tu día: views fetched by workers, sealed snapshots, the timeline and 
     expect(items.slice(0, items.length - timed.length).every((item) => !item.at)).toBe(true);
     expect(timed.map((item) => Date.parse(item.at as string))).toEqual([...timed.map((item) => Date.parse(item.at as string))].sort((a, b) => a - b));
 
+    // Any spelling the runtime accepts is answered, stored and used by its one name.
+    const spelled = await json(await send(person, '/api/your-day/today?tz=eUrOpE%2FmAdRiD'));
+    expect(spelled.time_zone).toBe('Europe/Madrid');
+    expect((await t.db.query<Json>('select time_zone from day_people where user_id = $1', [person.id])).rows[0]!.time_zone).toBe('Europe/Madrid');
+
     for (const tz of ['Mars/Olympus', 'Europe/Madríd', 'x'.repeat(65), '../../etc', '%00']) {
       const refused = await send(person, `/api/your-day/today?tz=${encodeURIComponent(tz)}`);
       expect(refused.status).toBe(400);
@@ -182,12 +187,22 @@ describe('Tu día: views fetched by workers, sealed snapshots, the timeline and 
     }
   });
 
-  it('"Actualizar" fetches again through a worker', async () => {
+  it('"Actualizar" fetches again through a worker, but not again and again', async () => {
+    // A fetch that finished a moment ago: nothing newer to ask the provider for yet.
+    const calls = stand.google!.userCalls.length;
+    const early = await send(person, '/api/your-day/views/googlecalendar/refresh', 'POST');
+    expect(early.status).toBe(202);
+    expect(await json(early)).toEqual({ queued: false });
+    expect(stand.google!.userCalls.length).toBe(calls);
+
+    // Some minutes later (moved back in the database), it is fetched again.
+    await t.db.query(`update day_views set checked_at = now() - interval '20 minutes' where user_id = $1 and service_name = 'googlecalendar'`, [person.id]);
     const before = (await viewOf(person, 'googlecalendar'))!.fetched_at as string;
     const refresh = await send(person, '/api/your-day/views/googlecalendar/refresh', 'POST');
     expect(refresh.status).toBe(202);
-    expect(await json(refresh)).toEqual({ queued: expect.any(Boolean) });
+    expect(await json(refresh)).toEqual({ queued: true });
     await ready(person, 'googlecalendar', before);
+    expect(stand.google!.userCalls.length).toBeGreaterThan(calls);
   });
 
   it('keeps the last snapshot on screen with a calm problem when the provider is down or asks to wait', async () => {
@@ -241,6 +256,22 @@ describe('Tu día: views fetched by workers, sealed snapshots, the timeline and 
           expect((view.sections as Json[]).flatMap((section) => section.items as Json[])).toEqual([]);
         }
       }
+
+      // Asked to wait again: the person's "Actualizar" waits too, and says for how long.
+      brokenAnswer = { status: 429, headers: { 'retry-after': '300' }, body: '{}' };
+      await due(person, 'googlecalendar');
+      await pollUntil(async () => (await viewOf(person, 'googlecalendar'))?.problem === 'rate_limited', 'the second rate limit');
+      // The person's "Actualizar" waits too, and says for how long.
+      const refused = await send(person, '/api/your-day/views/googlecalendar/refresh', 'POST');
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(200);
+      expect((await json(refused)).error).toBe('too_many_requests');
+      // Switching the view off and on is no way around it: no fetch is queued, the wait stays.
+      await send(person, '/api/your-day/views/googlecalendar', 'PUT', { enabled: false });
+      await send(person, '/api/your-day/views/googlecalendar', 'PUT', { enabled: true });
+      const [after] = await rows(person, 'googlecalendar');
+      expect(after).toMatchObject({ enabled: true, problem: 'rate_limited' });
+      expect(Date.parse(after!.next_sync_at as string) - Date.now()).toBeGreaterThan(200_000);
     } finally {
       await send(admin, `/api/external-services/${id}`, 'PUT', stand.rows.googlecalendar);
     }
@@ -257,8 +288,10 @@ describe('Tu día: views fetched by workers, sealed snapshots, the timeline and 
     const after = ((await json(switched)).sections as Json[]).find((section) => section.key === 'lights')!.items as Json[];
     expect(after.find((item) => item.id === light.id)!.on).toBe(!light.on);
     // The bridge really changed: a fresh fetch says the same.
-    await send(person, '/api/your-day/views/philipshue/refresh', 'POST');
-    const again = await ready(person, 'philipshue', (await viewOf(person, 'philipshue'))!.fetched_at as string);
+    await t.db.query(`update day_views set checked_at = now() - interval '20 minutes' where user_id = $1 and service_name = 'philipshue'`, [person.id]);
+    const switchedAt = (await viewOf(person, 'philipshue'))!.fetched_at as string;
+    expect(await json(await send(person, '/api/your-day/views/philipshue/refresh', 'POST'))).toEqual({ queued: true });
+    const again = await ready(person, 'philipshue', switchedAt);
     expect((((again.sections as Json[]).find((s) => s.key === 'lights')!.items as Json[]).find((item) => item.id === light.id) as Json).on).toBe(!light.on);
 
     const unknown = await send(person, '/api/your-day/views/philipshue/lights/no-such-light', 'POST', { on: true });
@@ -306,6 +339,9 @@ describe('Tu día: views fetched by workers, sealed snapshots, the timeline and 
     expect(refused.status).toBe(403);
     expect((await json(refused)).error).toBe('insufficient_scope');
     expect((await t.fetch('/api/v1/me/today', { headers: bearer(person.token) })).status).toBe(401);
+    // A service scope for a service without a view is no way in either.
+    const { token: otherService } = await appToken(person, ['service:microsoft']);
+    expect((await t.fetch('/api/v1/me/today', { headers: bearer(otherService) })).status).toBe(403);
     expect((await t.fetch('/api/v1/me/today?tz=Nowhere%2FLand', { headers: bearer(token) })).status).toBe(400);
 
     // The consent screen says in plain words what the app will see (an app the person has not answered yet).

@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, Param, Patch, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { AppMeSchema, AppServicesSchema, SegmentSchema, SERVICE_SCOPE_PREFIX, TodayQuerySchema, TodaySchema } from '@life/contracts';
+import { AppMeSchema, AppServicesSchema, isDayService, SegmentSchema, SERVICE_SCOPE_PREFIX, TodayQuerySchema, TodaySchema } from '@life/contracts';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { AppTokenOnly } from '../../core/http/app-token.decorator.js';
@@ -46,15 +46,18 @@ export class AppApiController {
     access: 'app',
     query: TodayQuerySchema,
     response: TodaySchema,
-    errors: [400, 401, 403],
+    errors: [400, 401, 403, 429],
   })
   today(@Req() request: AppRequest, @Query() query: { tz?: string }) {
     const token = request.appToken!;
     if (!token.userId) throw invalidToken(msg('oauth.appTokenNotPerson'));
-    const services = token.scopes.filter((scope) => scope.startsWith(SERVICE_SCOPE_PREFIX)).map((scope) => scope.slice(SERVICE_SCOPE_PREFIX.length));
-    // Without any service it would only tell the person's time zone: not for an app that may see none of their day.
+    const services = token.scopes
+      .filter((scope) => scope.startsWith(SERVICE_SCOPE_PREFIX))
+      .map((scope) => scope.slice(SERVICE_SCOPE_PREFIX.length))
+      .filter(isDayService);
+    // Without a service that has a view it would only tell the person's time zone: not for an app that may see none of their day.
     if (services.length === 0) throw insufficientScope(`${SERVICE_SCOPE_PREFIX}<name>`, token);
-    return this.queries.execute(new PersonTodayQuery(token.userId, query.tz, services));
+    return this.queries.execute(new PersonTodayQuery(token.userId, query.tz, services, token.clientRowId));
   }
 
   @Get('services')

@@ -15,7 +15,7 @@ import { ServiceAccessTokenQuery, ServiceApiBaseQuery, type UsableToken } from '
 import { sealSnapshot, SnapshotSchema, type Snapshot } from './day-snapshot.js';
 import type { YourDayDb } from './entities/index.js';
 import { DAY_SYNC_QUEUE, daySyncJobId, SYNC_VIEW, type DaySyncJob } from './jobs/day-sync.job.js';
-import { switchHueLight } from './providers/philips-hue.js';
+import { isHueResourceId, switchHueLight } from './providers/philips-hue.js';
 import { providerCall, type CallCredentials } from './providers/provider-call.js';
 import { VIEW_FETCHERS } from './providers/registry.js';
 import { ProviderCallError, type ProviderCall, type ProviderFailure, type ViewContext } from './providers/types.js';
@@ -61,7 +61,7 @@ export class DaySyncService {
     return this.em.getKysely<YourDayDb>();
   }
 
-  /** Queues a fetch of the view now, unless one is waiting or running. */
+  /** Queues a fetch of the view now, unless one is waiting or running; true when a fetch is coming. */
   async enqueue(userId: string, service: string): Promise<boolean> {
     const outcome = await addOnce(
       this.queue,
@@ -70,7 +70,8 @@ export class DaySyncService {
       { jobId: daySyncJobId(userId, service), attempts: 3, backoff: { type: 'exponential', delay: 5000 } },
       60_000,
     );
-    return outcome === 'added' || outcome === 'retried';
+    // 'waiting': one is queued or running already, so a fetch is coming all the same.
+    return outcome !== 'failed';
   }
 
   /** The view's row, made when missing (a connection made before "Tu día", or just now); true when it was made. */
@@ -260,6 +261,8 @@ export class DaySyncService {
       .where('service_name', '=', service)
       .executeTakeFirst();
     if (row && !row.enabled) throw new YourDayError(YourDayErrorCode.ViewOff, msg('yourDay.viewOff', { service: serviceDisplayName(service) }));
+    // Before the token is touched (a refresh, or a bridge link, is a call of its own).
+    if (!isHueResourceId(lightId)) throw new YourDayError(YourDayErrorCode.UnknownLight, msg('yourDay.unknownLight'));
     let call: ProviderCall;
     try {
       call = await this.call(userId, service);

@@ -10,7 +10,8 @@ import { PersonConnectionsQuery } from '../external-services/public/queries.js';
 import { openSnapshot } from './day-snapshot.js';
 import { DaySyncService } from './day-sync.service.js';
 import type { YourDayDb } from './entities/index.js';
-import { dayIn, dayRange, isTimeZone } from './providers/time.js';
+import { VIEW_FETCHERS } from './providers/registry.js';
+import { canonicalTimeZone, dayIn, dayRange } from './providers/time.js';
 import { YourDayError, YourDayErrorCode } from './your-day.errors.js';
 
 interface ViewRow {
@@ -49,11 +50,12 @@ export class DayViewsService {
     return this.em.getKysely<YourDayDb>();
   }
 
-  /** Checks a zone a client sent (400 for one the runtime does not know). */
+  /** A zone a client sent, as the runtime names it (400 for one it does not know): only those names are stored and used. */
   static checkZone(timeZone: string | undefined): string | undefined {
-    if (timeZone !== undefined && !isTimeZone(timeZone))
-      throw new YourDayError(YourDayErrorCode.InvalidTimeZone, msg('yourDay.invalidTimeZone', { zone: timeZone }));
-    return timeZone;
+    if (timeZone === undefined) return undefined;
+    const canonical = canonicalTimeZone(timeZone);
+    if (!canonical) throw new YourDayError(YourDayErrorCode.InvalidTimeZone, msg('yourDay.invalidTimeZone', { zone: timeZone }));
+    return canonical;
   }
 
   /** Remembers the zone and language the person's screens use (the workers' "today"); written only when they change. */
@@ -81,6 +83,8 @@ export class DayViewsService {
    * `only`: the services an app may see (its `service:<name>` scopes).
    */
   private async open(userId: string, only?: ReadonlySet<string>): Promise<OpenView[]> {
+    // An app's read (`only` set) never makes rows or queues fetches: only the person's own screens do.
+    const mayStart = only === undefined;
     const [connections, rows] = await Promise.all([
       this.queries.execute(new PersonConnectionsQuery(userId)),
       this.db()
@@ -99,7 +103,7 @@ export class DayViewsService {
       let row = byService.get(service);
       if (!row) {
         // Connected before "Tu día" existed (or the connect event was missed): make it and fetch it now.
-        if (await this.sync.ensureView(userId, service)) await this.sync.enqueue(userId, service);
+        if (mayStart && (await this.sync.ensureView(userId, service))) await this.sync.enqueue(userId, service);
         row = { id: '', service_name: service, enabled: true, view_sealed: null, fetched_at: null, checked_at: null, expires_at: null, problem: null };
       }
       const expired = row.expires_at !== null && new Date(row.expires_at).getTime() <= now;
@@ -127,7 +131,7 @@ export class DayViewsService {
 
   async view(userId: string, service: string): Promise<DayView> {
     if (!isDayService(service)) throw new YourDayError(YourDayErrorCode.NoView, msg('yourDay.noView', { service: serviceDisplayName(service) }));
-    const found = (await this.open(userId, new Set([service])))[0];
+    const found = (await this.open(userId)).find((entry) => entry.view.service === service);
     if (!found) throw new YourDayError(YourDayErrorCode.NotConnected, msg('yourDay.notConnected', { service: serviceDisplayName(service) }));
     return found.view;
   }
@@ -157,48 +161,64 @@ export class DayViewsService {
     };
   }
 
-  /** The person's switch for one service's view: off deletes the snapshot and stops fetching; on fetches now. */
+  /**
+   * The person's switch for one service's view: off deletes the snapshot and stops fetching; on
+   * fetches now, unless the provider asked us to wait (its `Retry-After` and the backoff survive the
+   * switch, so switching off and on is no way around them).
+   */
   async setEnabled(userId: string, service: string, enabled: boolean): Promise<DayView> {
     await this.view(userId, service);
     await this.sync.ensureView(userId, service);
-    await this.db()
+    const changed = await this.db()
       .updateTable('day_views')
       .set(
         enabled
-          ? {
-              enabled: true,
-              problem: null,
-              failures: 0,
-              checked_at: null,
-              next_sync_at: sql<Date>`now() + ${`600000 milliseconds`}::interval`,
-              updated_at: sql<Date>`now()`,
-            }
-          : {
-              enabled: false,
-              view_sealed: null,
-              fetched_at: null,
-              checked_at: null,
-              expires_at: null,
-              problem: null,
-              failures: 0,
-              updated_at: sql<Date>`now()`,
-            },
+          ? { enabled: true, updated_at: sql<Date>`now()` }
+          : { enabled: false, view_sealed: null, fetched_at: null, checked_at: null, expires_at: null, updated_at: sql<Date>`now()` },
       )
       .where('user_id', '=', userId)
       .where('service_name', '=', service)
-      .execute();
-    if (enabled) await this.sync.enqueue(userId, service);
+      .where('enabled', '=', !enabled)
+      .returning(['problem', 'next_sync_at'])
+      .executeTakeFirst();
+    if (enabled && changed && !(changed.problem === 'rate_limited' && new Date(changed.next_sync_at).getTime() > Date.now())) {
+      await this.sync.enqueue(userId, service);
+    }
     return this.view(userId, service);
   }
 
-  /** "Actualizar": a fetch now (a fetch already waiting or running counts). */
+  /**
+   * "Actualizar": a fetch now. Not while the provider asked us to wait (429 with its Retry-After),
+   * and at most once per `minRefreshMs` of the service (a quota shared by everyone, such as YouTube's,
+   * is not one person's to spend): a fetch that finished that recently answers `queued: false`.
+   */
   async refresh(userId: string, service: string): Promise<{ queued: boolean }> {
     const view = await this.view(userId, service);
     if (view.state === 'off') throw new YourDayError(YourDayErrorCode.ViewOff, msg('yourDay.viewOff', { service: serviceDisplayName(service) }));
+    const row = await this.db()
+      .selectFrom('day_views')
+      .select(['problem', 'next_sync_at', 'checked_at'])
+      .where('user_id', '=', userId)
+      .where('service_name', '=', service)
+      .executeTakeFirst();
+    const now = Date.now();
+    if (row?.problem === 'rate_limited') {
+      const waitMs = new Date(row.next_sync_at).getTime() - now;
+      if (waitMs > 0)
+        throw new YourDayError(YourDayErrorCode.ProviderAskedToWait, msg('yourDay.providerAskedToWait', { service: serviceDisplayName(service) }), {
+          'retry-after': String(Math.ceil(waitMs / 1000)),
+        });
+    }
+    if (row?.checked_at && now - new Date(row.checked_at).getTime() < minRefreshMs(service)) return { queued: false };
     await this.sync.ensureView(userId, service);
-    const queued = await this.sync.enqueue(userId, service);
-    return { queued };
+    return { queued: await this.sync.enqueue(userId, service) };
   }
+}
+
+/** The shortest time between two fetches a person asks for: a quarter of the service's interval, between 1 and 15 minutes. */
+export function minRefreshMs(service: string): number {
+  const interval = isDayService(service) ? VIEW_FETCHERS[service].intervalMs : 60_000;
+  return Math.min(Math.max(interval / 4, 60_000), 15 * 60_000);
 }
 
 /** Whether an item belongs to a calendar day: its date, its instant in the day, or a span that overlaps it. */

@@ -13,6 +13,8 @@ export enum YourDayErrorCode {
   ProviderFailed = 'provider_failed',
   NeedsReconnect = 'needs_reconnect',
   UnknownLight = 'unknown_light',
+  /** The provider asked us to wait (its Retry-After): "Actualizar" waits too. */
+  ProviderAskedToWait = 'too_many_requests',
 }
 
 const STATUS: Record<YourDayErrorCode, number> = {
@@ -23,10 +25,11 @@ const STATUS: Record<YourDayErrorCode, number> = {
   [YourDayErrorCode.ProviderFailed]: 502,
   [YourDayErrorCode.NeedsReconnect]: 409,
   [YourDayErrorCode.UnknownLight]: 404,
+  [YourDayErrorCode.ProviderAskedToWait]: 429,
 };
 
 export class YourDayError extends AppError {
-  constructor(code: YourDayErrorCode, message: Text) {
-    super(STATUS[code], code, message);
+  constructor(code: YourDayErrorCode, message: Text, headers?: Record<string, string>) {
+    super(STATUS[code], code, message, undefined, headers);
   }
 }

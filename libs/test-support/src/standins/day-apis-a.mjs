@@ -6,6 +6,7 @@
 // Everything is a function of the request time (no randomness): the same moment gives the same
 // answer, and ids stay the same for a thing all day.
 import { createHash } from 'node:crypto';
+import { DAY, HOME_ZONE, HOUR, MINUTE, dayOf, instantOf, intParam, isoSeconds, offsetAt, pad, plusDays, wallClock } from './day-time.mjs';
 
 /**
  * @typedef {{ endpoints?: import('./services.d.mts').ApiEndpoint[], routes?: { method: string, pattern: RegExp, handle: (call: any) => unknown }[] }} DayApis
@@ -19,77 +20,16 @@ import { createHash } from 'node:crypto';
  * @property {(status: number, body: unknown) => void} send
  */
 
-const HOME_ZONE = 'Europe/Madrid';
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
+/* Times as Google writes them (Madrid's days and the zone arithmetic: day-time.mjs). */
 
-/* Time in a zone (Intl only), for Madrid's days and the offsets Google writes. */
-
-/** @type {Map<string, Intl.DateTimeFormat>} */
-const formatters = new Map();
-/** @param {number} ms @param {string} zone */
-function wallClock(ms, zone) {
-  let format = formatters.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(zone, format);
-  }
-  /** @type {Record<string, number>} */
-  const parts = {};
-  for (const part of format.formatToParts(new Date(ms))) if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  return {
-    year: parts.year ?? 1970,
-    month: parts.month ?? 1,
-    day: parts.day ?? 1,
-    hour: parts.hour ?? 0,
-    minute: parts.minute ?? 0,
-    second: parts.second ?? 0,
-  };
-}
-/** @param {number} ms @param {string} zone */
-function offsetAt(ms, zone) {
-  const w = wallClock(ms, zone);
-  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - Math.floor(ms / 1000) * 1000;
-}
-/** @param {number} ms @param {string} zone */
-function dayOf(ms, zone) {
-  const w = wallClock(ms, zone);
-  return `${String(w.year).padStart(4, '0')}-${String(w.month).padStart(2, '0')}-${String(w.day).padStart(2, '0')}`;
-}
-/** @param {string} day @param {number} n */
-function plusDays(day, n) {
-  const [y, m, d] = day.split('-').map(Number);
-  return new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, (d ?? 1) + n)).toISOString().slice(0, 10);
-}
-/** The instant of a wall-clock time on a day in a zone. @param {string} day @param {number} minutes since midnight @param {string} zone */
-function at(day, minutes, zone = HOME_ZONE) {
-  const [y, m, d] = day.split('-').map(Number);
-  const wall = Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1) + minutes * MINUTE;
-  let guess = wall - offsetAt(wall, zone);
-  guess = wall - offsetAt(guess, zone);
-  return guess;
-}
 /** RFC 3339 with the zone's offset, as Google writes times (`2026-11-28T09:30:00+01:00`). @param {number} ms @param {string} zone */
 function rfc3339(ms, zone) {
   const w = wallClock(ms, zone);
   const offset = Math.round(offsetAt(ms, zone) / MINUTE);
   const sign = offset < 0 ? '-' : '+';
   const abs = Math.abs(offset);
-  const pad = (/** @type {number} */ n) => String(n).padStart(2, '0');
   return `${w.year}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
 }
-/** GitHub's and Spotify's timestamps: UTC, whole seconds. @param {number} ms */
-const isoSeconds = (ms) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 
 /* Deterministic made-up ids. */
 
@@ -105,14 +45,6 @@ function idFrom(seed, length, alphabet = BASE62) {
   let id = '';
   for (let i = 0; i < length; i += 1) id += alphabet[(bytes[i % bytes.length] ?? 0) % alphabet.length];
   return id;
-}
-
-/** A query parameter as a bounded integer, its default when absent, or undefined when invalid. @param {URL} url @param {string} name @param {number} fallback @param {number} min @param {number} max */
-function intParam(url, name, fallback, min, max) {
-  const raw = url.searchParams.get(name);
-  if (raw === null) return fallback;
-  const value = Number(raw);
-  return Number.isInteger(value) && value >= min && value <= max ? value : undefined;
 }
 
 /** @param {import('./services.d.mts').ServiceAccount} account */
@@ -134,7 +66,7 @@ function calendarEvents(now) {
   /** @param {number} offset @param {number} from @param {number} to @param {string} summary @param {string} [location] */
   const add = (offset, from, to, summary, location) => {
     const day = plusDays(today, offset);
-    timed.push({ key: `${day}-${from}`, summary, location, start: at(day, from), end: at(day, to) });
+    timed.push({ key: `${day}-${from}`, summary, location, start: instantOf(day, from), end: instantOf(day, to) });
   };
   add(-1, 18 * 60, 19 * 60, 'Partido de pádel con Íñigo', 'Club de Pádel Chamartín');
   add(0, 9 * 60 + 30, 10 * 60 + 15, 'Reunión con Ñandú', 'Sala Picasso, 3.ª planta');
@@ -194,7 +126,7 @@ const calendarEventsEndpoint = {
     /** @param {string} key @param {string} summary @param {string | undefined} location @param {Record<string, string>} start @param {Record<string, string>} end */
     const resource = (key, summary, location, start, end) => {
       const id = hex(`${account.id}:${key}`).slice(0, 26);
-      const created = at(plusDays(dayOf(now, HOME_ZONE), -numberOf(key, 20) - 1), 10 * 60);
+      const created = instantOf(plusDays(dayOf(now, HOME_ZONE), -numberOf(key, 20) - 1), 10 * 60);
       return {
         kind: 'calendar#event',
         etag: `"${3_400_000_000_000_000 + numberOf(key, 1_000_000)}"`,
@@ -232,8 +164,8 @@ const calendarEventsEndpoint = {
     }
     for (const e of allDay) {
       // An all-day event spans its days in the calendar's own zone.
-      const start = at(e.first, 0);
-      const end = at(e.endExclusive, 0);
+      const start = instantOf(e.first, 0);
+      const end = instantOf(e.endExclusive, 0);
       if (end <= timeMin || start >= timeMax) continue;
       found.push({ sortKey: start, event: resource(e.key, e.summary, undefined, { date: e.first }, { date: e.endExclusive }) });
     }
@@ -584,8 +516,8 @@ const fitAggregateEndpoint = {
         // Walk the bucket day by day (Madrid's days): each day's steps spread evenly over it.
         for (let t = from; t < Math.min(to, now);) {
           const day = dayOf(t, HOME_ZONE);
-          const dayStart = at(day, 0);
-          const dayEnd = at(plusDays(day, 1), 0);
+          const dayStart = instantOf(day, 0);
+          const dayEnd = instantOf(plusDays(day, 1), 0);
           const until = Math.min(to, now, dayEnd);
           steps += (stepsOfDay(account.id, day) * (until - t)) / (dayEnd - dayStart);
           t = until;
@@ -619,9 +551,9 @@ function fitSessions(account, from, to) {
   const sessions = [];
   for (let n = 0; n <= 30; n += 1) {
     const wakeDay = plusDays(today, -n);
-    if (at(wakeDay, 24 * 60) < from) break;
-    const asleep = at(plusDays(wakeDay, -1), 23 * 60 + numberOf(`${account}:asleep:${wakeDay}`, 75));
-    const awake = at(wakeDay, 6 * 60 + 45 + numberOf(`${account}:awake:${wakeDay}`, 90));
+    if (instantOf(wakeDay, 24 * 60) < from) break;
+    const asleep = instantOf(plusDays(wakeDay, -1), 23 * 60 + numberOf(`${account}:asleep:${wakeDay}`, 75));
+    const awake = instantOf(wakeDay, 6 * 60 + 45 + numberOf(`${account}:awake:${wakeDay}`, 90));
     sessions.push({
       id: `${asleep}-sleep-${wakeDay}`,
       name: 'Sueño',
@@ -633,7 +565,7 @@ function fitSessions(account, from, to) {
       activityType: 72,
     });
     if (numberOf(`${account}:run:${wakeDay}`, 2) === 0) {
-      const run = at(wakeDay, 19 * 60);
+      const run = instantOf(wakeDay, 19 * 60);
       sessions.push({
         id: `${run}-run-${wakeDay}`,
         name: 'Carrera por el Retiro',

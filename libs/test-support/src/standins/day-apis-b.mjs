@@ -7,6 +7,7 @@
 // same moment gives the same answer, and ids stay the same for a thing. The Hue bridge's lights are
 // state (a switch changes them), kept per bridge: per stand-in, never shared between stand-ins.
 import { createHash } from 'node:crypto';
+import { HOME_ZONE, HOUR, MINUTE, dayOf, instantOf, intParam, isoSeconds, pad, plusDays } from './day-time.mjs';
 
 /**
  * @typedef {{ endpoints?: import('./services.d.mts').ApiEndpoint[], routes?: { method: string, pattern: RegExp, handle: (call: any) => unknown }[] }} DayApis
@@ -22,66 +23,8 @@ import { createHash } from 'node:crypto';
  * @property {(status: number, body: unknown) => void} send
  */
 
-const HOME_ZONE = 'Europe/Madrid';
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
+/* Times as the providers write them (Madrid's days and the zone arithmetic: day-time.mjs). */
 
-/* Time in a zone (Intl only). */
-
-/** @type {Map<string, Intl.DateTimeFormat>} */
-const formatters = new Map();
-/** @param {number} ms @param {string} zone */
-function wallClock(ms, zone) {
-  let format = formatters.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(zone, format);
-  }
-  /** @type {Record<string, number>} */
-  const parts = {};
-  for (const part of format.formatToParts(new Date(ms))) if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  return {
-    year: parts.year ?? 1970,
-    month: parts.month ?? 1,
-    day: parts.day ?? 1,
-    hour: parts.hour ?? 0,
-    minute: parts.minute ?? 0,
-    second: parts.second ?? 0,
-  };
-}
-/** @param {number} ms @param {string} zone */
-function offsetAt(ms, zone) {
-  const w = wallClock(ms, zone);
-  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - Math.floor(ms / 1000) * 1000;
-}
-const pad = (/** @type {number} */ n, width = 2) => String(n).padStart(width, '0');
-/** @param {number} ms @param {string} zone */
-function dayOf(ms, zone) {
-  const w = wallClock(ms, zone);
-  return `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}`;
-}
-/** @param {string} day @param {number} n */
-function plusDays(day, n) {
-  const [y, m, d] = day.split('-').map(Number);
-  return new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, (d ?? 1) + n)).toISOString().slice(0, 10);
-}
-/** The instant of a wall-clock time (minutes after the day's midnight, may pass 24 h) in a zone. @param {string} day @param {number} minutes @param {string} zone */
-function instantOf(day, minutes, zone = HOME_ZONE) {
-  const [y, m, d] = day.split('-').map(Number);
-  const wall = Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1) + minutes * MINUTE;
-  let guess = wall - offsetAt(wall, zone);
-  guess = wall - offsetAt(guess, zone);
-  return guess;
-}
 /** A wall-clock time as Fitbit writes it, without an offset (`2026-11-28T07:05:00.000`). @param {string} day @param {number} minutes */
 function fitbitWall(day, minutes) {
   const [y, m, d] = day.split('-').map(Number);
@@ -89,8 +32,6 @@ function fitbitWall(day, minutes) {
 }
 /** A calendar day that exists (YYYY-MM-DD). @param {string} value */
 const realDay = (value) => /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
-/** UTC, whole seconds, as Bungie writes times. @param {number} ms */
-const isoSeconds = (ms) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 /** Notion's times: UTC, rounded to the minute, with milliseconds. @param {number} ms */
 const notionTime = (ms) => new Date(Math.floor(ms / MINUTE) * MINUTE).toISOString();
 /** SoundCloud's times (`2026/11/28 09:12:44 +0000`). @param {number} ms */
@@ -115,13 +56,6 @@ const header = (req, name) => {
   const value = req.headers[name.toLowerCase()];
   return Array.isArray(value) ? value[0] : value;
 };
-/** A query parameter as a bounded integer, its default when absent, or undefined when invalid. @param {URL} url @param {string} name @param {number} fallback @param {number} min @param {number} max */
-function intParam(url, name, fallback, min, max) {
-  const raw = url.searchParams.get(name);
-  if (raw === null) return fallback;
-  const value = Number(raw);
-  return Number.isInteger(value) && value >= min && value <= max ? value : undefined;
-}
 
 /* ───────────── Fitbit (https://api.fitbit.com) ───────────── */
 

@@ -781,19 +781,13 @@ export async function followAuthorize(authUrl) {
   return new URL(match[1].replace(/&amp;/g, '&').replace(/&#(\d+);/g, (_, code) => String.fromCharCode(Number(code))));
 }
 
-/** Google's APIs behind one stand-in (they share accounts.google.com): Drive, Calendar, YouTube and Fit, in their answer shapes. @type {ApiEndpoint[]} */
+/**
+ * Google's APIs behind one stand-in (they share accounts.google.com), in their answer shapes: the
+ * calendar list here; Calendar's events, Drive's files, YouTube's subscriptions, channels and
+ * uploads, and Fit's aggregate and sessions come from day-apis-a.mjs (withDayApis).
+ * @type {ApiEndpoint[]}
+ */
 const GOOGLE_APIS = [
-  {
-    path: '/drive/v3/files',
-    answer: () => ({
-      kind: 'drive#fileList',
-      incompleteSearch: false,
-      files: [
-        { kind: 'drive#file', id: '1Zx9fWqk3Yw0pQeLrV2s', name: 'Presupuesto 2027', mimeType: 'application/vnd.google-apps.spreadsheet' },
-        { kind: 'drive#file', id: '1Ab4cDe5FgH6iJk7LmN8', name: 'Fotos del viaje', mimeType: 'application/vnd.google-apps.folder' },
-      ],
-    }),
-  },
   {
     path: '/calendar/v3/users/me/calendarList',
     answer: (a) => ({
@@ -812,71 +806,6 @@ const GOOGLE_APIS = [
         { kind: 'calendar#calendarListEntry', id: 'es.spain#holiday@group.v.calendar.google.com', summary: 'Festivos en España', accessRole: 'reader' },
       ],
     }),
-  },
-  {
-    path: '/youtube/v3/subscriptions',
-    // One filter is required: mine=true, channelId or id (else YouTube answers 400).
-    invalid: ({ url }) =>
-      ['mine', 'channelId', 'id', 'myRecentSubscribers', 'mySubscribers'].some((name) => url.searchParams.has(name))
-        ? url.searchParams.get('part')
-          ? undefined
-          : 'Required parameter: part'
-        : 'No filter selected. Expected one of: mySubscribers, myRecentSubscribers, mine, id, channelId',
-    answer: () => ({
-      kind: 'youtube#subscriptionListResponse',
-      pageInfo: { totalResults: 1, resultsPerPage: 5 },
-      items: [
-        {
-          kind: 'youtube#subscription',
-          id: 'yt-sub-1',
-          snippet: { title: 'Canal de cocina', resourceId: { kind: 'youtube#channel', channelId: 'UCcocina000000000000000' } },
-        },
-      ],
-    }),
-  },
-  {
-    path: '/fitness/v1/users/me/dataset:aggregate',
-    method: 'POST',
-    // A JSON body with aggregateBy and the time window in milliseconds.
-    invalid: ({ body }) => {
-      const fields = /** @type {Record<string, string> | undefined} */ (body);
-      let aggregateBy;
-      try {
-        aggregateBy = JSON.parse(fields?.aggregateBy ?? 'null');
-      } catch {
-        aggregateBy = null;
-      }
-      if (!Array.isArray(aggregateBy) || aggregateBy.length === 0) return 'aggregateBy must contain at least one data type or data source.';
-      if (!fields?.startTimeMillis || !fields?.endTimeMillis) return 'startTimeMillis and endTimeMillis are required.';
-      return undefined;
-    },
-    answer: (_a, { body }) => {
-      const fields = /** @type {Record<string, string>} */ (body);
-      const start = Number(fields.startTimeMillis);
-      const end = Number(fields.endTimeMillis);
-      return {
-        bucket: [
-          {
-            startTimeMillis: String(start),
-            endTimeMillis: String(end),
-            dataset: [
-              {
-                dataSourceId: 'derived:com.google.step_count.delta:com.google.android.gms:aggregated',
-                point: [
-                  {
-                    startTimeNanos: `${start}000000`,
-                    endTimeNanos: `${end}000000`,
-                    dataTypeName: 'com.google.step_count.delta',
-                    originDataSourceId: 'raw:com.google.step_count.delta:com.google.android.gms:stand-in',
-                    value: [{ intVal: 8412, mapVal: [] }],
-                  },
-                ],
-              },
-            ],
-          },
-        ],
-      };
-    },
   },
 ];
 

@@ -315,6 +315,7 @@ export const de: Translation = {
     needsReconnect: '{{service}} muss neu verbunden werden.',
     noView: '{{service}} hat keine Ansicht in Dein Tag.',
     notConnected: 'Du hast {{service}} nicht verbunden.',
+    providerAskedToWait: '{{service}} hat uns gebeten, vor der nächsten Anfrage zu warten. Wir versuchen es, sobald es geht.',
     providerFailed: '{{service}} konnte das gerade nicht tun. Versuche es gleich noch einmal.',
     unknownLight: 'Diese Lampe gehört nicht zu deiner Hue Bridge.',
     viewOff: 'Die Ansicht von {{service}} ist ausgeschaltet: Schalte sie ein, um ihre Daten zu holen.',

@@ -309,6 +309,7 @@ export const en: Translation = {
     needsReconnect: '{{service}} needs to be connected again.',
     noView: '{{service}} has no view in Your day.',
     notConnected: 'You have not connected {{service}}.',
+    providerAskedToWait: '{{service}} asked us to wait before asking again. We will try as soon as we may.',
     providerFailed: '{{service}} could not do it right now. Try again in a moment.',
     unknownLight: 'That light is not on your Hue bridge.',
     viewOff: 'The {{service}} view is switched off: switch it on to bring its data.',

@@ -312,6 +312,7 @@ export const es = {
     needsReconnect: 'Hay que volver a conectar {{service}}.',
     noView: '{{service}} no tiene vista en Tu día.',
     notConnected: 'No has conectado {{service}}.',
+    providerAskedToWait: '{{service}} nos ha pedido esperar antes de volver a preguntar. Lo intentaremos en cuanto se pueda.',
     providerFailed: '{{service}} no pudo hacerlo ahora. Inténtalo de nuevo en un momento.',
     unknownLight: 'Esa luz no está en tu puente Hue.',
     viewOff: 'La vista de {{service}} está apagada: enciéndela para traer sus datos.',

@@ -313,6 +313,7 @@ export const fr: Translation = {
     needsReconnect: 'Il faut reconnecter {{service}}.',
     noView: "{{service}} n'a pas de vue dans Votre journée.",
     notConnected: "Vous n'avez pas connecté {{service}}.",
+    providerAskedToWait: "{{service}} nous a demandé d'attendre avant de redemander. Nous réessaierons dès que possible.",
     providerFailed: "{{service}} n'a pas pu le faire pour l'instant. Réessayez dans un moment.",
     unknownLight: "Cette lampe n'est pas sur votre pont Hue.",
     viewOff: 'La vue de {{service}} est désactivée : activez-la pour récupérer ses données.',

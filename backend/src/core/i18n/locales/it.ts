@@ -309,6 +309,7 @@ export const it: Translation = {
     needsReconnect: 'Devi ricollegare {{service}}.',
     noView: '{{service}} non ha una vista in La tua giornata.',
     notConnected: 'Non hai collegato {{service}}.',
+    providerAskedToWait: '{{service}} ci ha chiesto di aspettare prima di chiedere di nuovo. Riproveremo appena possibile.',
     providerFailed: '{{service}} non ha potuto farlo ora. Riprova tra un momento.',
     unknownLight: 'Quella luce non è sul tuo bridge Hue.',
     viewOff: 'La vista di {{service}} è spenta: accendila per portare i suoi dati.',

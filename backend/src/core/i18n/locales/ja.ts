@@ -312,6 +312,7 @@ export const ja: Translation = {
     needsReconnect: '{{service}} を再連携する必要があります。',
     noView: '{{service}} には「あなたの一日」のビューがありません。',
     notConnected: '{{service}} は連携されていません。',
+    providerAskedToWait: '{{service}} から、次のリクエストまで待つよう求められました。可能になりしだい再試行します。',
     providerFailed: '{{service}} は今は処理できませんでした。少し待ってからもう一度お試しください。',
     unknownLight: 'そのライトはあなたの Hue ブリッジにありません。',
     viewOff: '{{service}} のビューはオフです。データを取得するにはオンにしてください。',

@@ -310,6 +310,7 @@ export const pt: Translation = {
     needsReconnect: 'É preciso voltar a ligar {{service}}.',
     noView: '{{service}} não tem vista em O teu dia.',
     notConnected: 'Não ligaste {{service}}.',
+    providerAskedToWait: '{{service}} pediu-nos para esperar antes de voltar a perguntar. Tentaremos assim que possível.',
     providerFailed: '{{service}} não conseguiu fazê-lo agora. Tenta de novo daqui a pouco.',
     unknownLight: 'Essa luz não está na tua bridge Hue.',
     viewOff: 'A vista de {{service}} está desligada: liga-a para trazer os seus dados.',

@@ -308,6 +308,7 @@ export const zh: Translation = {
     needsReconnect: '需要重新连接 {{service}}。',
     noView: '{{service}} 在“你的一天”中没有视图。',
     notConnected: '你尚未连接 {{service}}。',
+    providerAskedToWait: '{{service}} 要求我们稍等再请求。我们会尽快重试。',
     providerFailed: '{{service}} 现在无法完成此操作。请稍后再试。',
     unknownLight: '这盏灯不在你的 Hue 桥接器上。',
     viewOff: '{{service}} 的视图已关闭：打开它才能获取数据。',

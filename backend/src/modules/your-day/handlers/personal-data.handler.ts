@@ -34,7 +34,9 @@ export class DayPersonalDataHandler implements IEventHandler<CollectingPersonalD
         fetched_at: iso(row.fetched_at),
         expires_at: iso(row.expires_at),
         problem: row.problem ?? null,
-        snapshot: row.view_sealed ? openSnapshot(this.ring, row.id, row.view_sealed) : null,
+        // An expired snapshot the sweeper has not cleared yet is not shown anywhere, and not exported either.
+        snapshot:
+          row.view_sealed && !(row.expires_at && new Date(row.expires_at).getTime() <= Date.now()) ? openSnapshot(this.ring, row.id, row.view_sealed) : null,
       })),
     };
   }

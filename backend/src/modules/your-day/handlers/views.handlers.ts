@@ -34,8 +34,16 @@ export class DayTodayHandler implements IQueryHandler<DayTodayQuery> {
 
 @CommandHandler(SetDayViewCommand)
 export class SetDayViewHandler implements ICommandHandler<SetDayViewCommand> {
-  constructor(private readonly views: DayViewsService) {}
-  execute({ userId, service, enabled }: SetDayViewCommand): Promise<DayView> {
+  private readonly limit: RateLimit;
+  constructor(
+    private readonly views: DayViewsService,
+    rateLimits: RateLimitService,
+  ) {
+    // Switching on fetches at once: not a way around Actualizar's limits.
+    this.limit = rateLimits.create({ name: 'your-day:switch', points: 30, durationSeconds: 60 });
+  }
+  async execute({ userId, service, enabled }: SetDayViewCommand): Promise<DayView> {
+    await this.limit.consume(userId);
     return this.views.setEnabled(userId, service, enabled);
   }
 }
@@ -64,7 +72,8 @@ export class SwitchHueLightHandler implements ICommandHandler<SwitchHueLightComm
     private readonly sync: DaySyncService,
     rateLimits: RateLimitService,
   ) {
-    this.limit = rateLimits.create({ name: 'your-day:lights', points: 60, durationSeconds: 60 });
+    // Each switch is a write and a read of the whole view at the provider, inside the request.
+    this.limit = rateLimits.create({ name: 'your-day:lights', points: 30, durationSeconds: 60 });
   }
   async execute({ userId, lightId, on }: SwitchHueLightCommand): Promise<DayView> {
     await this.limit.consume(userId);

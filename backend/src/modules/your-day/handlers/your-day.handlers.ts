@@ -1,6 +1,7 @@
 import { EventsHandler, QueryHandler, type IEventHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { Today } from '@life/contracts';
 import { ServiceConnectedEvent, ServiceDisconnectedEvent } from '../../external-services/public/events.js';
+import { RateLimitService, type RateLimit } from '../../../core/rate-limit/rate-limit.service.js';
 import { DaySyncService } from '../day-sync.service.js';
 import { DayViewsService } from '../day-views.service.js';
 import { PersonTodayQuery } from '../public/queries.js';
@@ -28,8 +29,15 @@ export class DayServiceDisconnectedHandler implements IEventHandler<ServiceDisco
 /** `/api/v1/me/today` for oauth-server: only the services the app's scopes name. */
 @QueryHandler(PersonTodayQuery)
 export class PersonTodayHandler implements IQueryHandler<PersonTodayQuery> {
-  constructor(private readonly views: DayViewsService) {}
-  execute({ userId, timeZone, services }: PersonTodayQuery): Promise<Today> {
+  private readonly limit: RateLimit;
+  constructor(
+    private readonly views: DayViewsService,
+    rateLimits: RateLimitService,
+  ) {
+    this.limit = rateLimits.create({ name: 'your-day:app-today', points: 120, durationSeconds: 60 });
+  }
+  async execute({ userId, timeZone, services, clientId }: PersonTodayQuery): Promise<Today> {
+    await this.limit.consume(`${clientId}|${userId}`);
     return this.views.today(userId, DayViewsService.checkZone(timeZone), new Set(services));
   }
 }

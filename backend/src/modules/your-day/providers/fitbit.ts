@@ -1,39 +1,14 @@
 import type { DayItem } from '@life/contracts';
-import { answerObject, dayItem, idOf, inLanguage, record, type Json } from './untrusted-json.js';
-import { addDays, dayIn, offsetMs } from './time.js';
+import { firstStepsDay, healthView, MAX_SLEEP_MS, MAX_STEPS, sleepItem, stepsWeek } from './health.js';
+import { answerObject, idOf, record, type Json } from './untrusted-json.js';
+import { dayIn, offsetMs } from './time.js';
 import { ProviderCallError, type ViewFetcher } from './types.js';
 
 /* Fitbit (Web API, https://api.fitbit.com). */
 
 const SERVICE = 'fitbit';
-const DAYS = 7;
-/** More steps than this in a day is a provider's mistake. */
-const MAX_STEPS = 1_000_000;
-/** A "sleep" longer than this is a tracker left running, not a night. */
-const MAX_SLEEP_MS = 24 * 60 * 60 * 1000;
 const EARLIEST = Date.UTC(2000, 0, 1);
 const LATEST = Date.UTC(2200, 0, 1);
-
-const STEPS: Record<string, string> & { en: string } = {
-  en: 'Steps',
-  es: 'Pasos',
-  de: 'Schritte',
-  fr: 'Pas',
-  it: 'Passi',
-  pt: 'Passos',
-  ja: '歩数',
-  zh: '步数',
-};
-const SLEPT: Record<string, string> & { en: string } = {
-  en: 'Sleep',
-  es: 'Sueño',
-  de: 'Schlaf',
-  fr: 'Sommeil',
-  it: 'Sonno',
-  pt: 'Sono',
-  ja: '睡眠',
-  zh: '睡眠',
-};
 
 const LOCAL_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/;
 
@@ -87,7 +62,7 @@ export const fitbitView: ViewFetcher = {
   async fetch(call, context) {
     const zone = context.timeZone;
     const today = dayIn(context.now, zone);
-    const first = addDays(today, -(DAYS - 1));
+    const first = firstStepsDay(today);
 
     const [stepsAnswer, sleepAnswer] = await Promise.all([
       call({ path: `1/user/-/activities/steps/date/${today}/7d.json` }),
@@ -102,13 +77,8 @@ export const fitbitView: ViewFetcher = {
       if (!day || steps === null || day < first || day > today || !/^\d{4}-\d{2}-\d{2}$/.test(day)) continue;
       stepsByDay.set(day, steps);
     }
-    const stepsTitle = inLanguage(STEPS, context.language);
-    const week: DayItem[] = [];
-    for (let n = 0; n < DAYS; n += 1) {
-      const day = addDays(first, n);
-      // A day Fitbit leaves out had no steps recorded.
-      week.push(dayItem({ id: `steps-${day}`, service: SERVICE, kind: 'steps', title: stepsTitle, date: day, value: stepsByDay.get(day) ?? 0 }));
-    }
+    // A day Fitbit leaves out had no steps recorded.
+    const week = stepsWeek(SERVICE, first, stepsByDay, context.language);
     const stepsToday = week[week.length - 1]!;
 
     // Last night: the main sleep among today's (a nap is not the night), else the latest one.
@@ -121,29 +91,15 @@ export const fitbitView: ViewFetcher = {
       if (!log || !id || !start || !end || end <= start || end.getTime() - start.getTime() > MAX_SLEEP_MS) continue;
       const minutes = log.minutesAsleep;
       const main = log.isMainSleep === true;
+      const asleep = typeof minutes === 'number' && Number.isSafeInteger(minutes) && minutes >= 0 && minutes <= 24 * 60 ? minutes : null;
       const candidate = {
-        item: dayItem({
-          id,
-          service: SERVICE,
-          kind: 'sleep',
-          title: inLanguage(SLEPT, context.language),
-          at: start.toISOString(),
-          end_at: end.toISOString(),
-          value: typeof minutes === 'number' && Number.isSafeInteger(minutes) && minutes >= 0 && minutes <= 24 * 60 ? minutes : null,
-        }),
+        item: sleepItem(SERVICE, id, start, end, asleep, context.language),
         main,
         end: end.getTime(),
       };
       if (!lastSleep || (main && !lastSleep.main) || (main === lastSleep.main && candidate.end > lastSleep.end)) lastSleep = candidate;
     }
 
-    return {
-      headline: stepsToday,
-      sections: [
-        { key: 'steps_week', items: week },
-        { key: 'last_sleep', items: lastSleep ? [lastSleep.item] : [] },
-      ],
-      timeline: lastSleep ? [stepsToday, lastSleep.item] : [stepsToday],
-    };
+    return healthView(week, lastSleep?.item ?? null, lastSleep ? [stepsToday, lastSleep.item] : [stepsToday]);
   },
 };

@@ -1,41 +1,16 @@
 import type { DayItem } from '@life/contracts';
-import { answerObject, dayItem, idOf, inLanguage, list, millis, record } from './untrusted-json.js';
+import { firstStepsDay, healthView, MAX_SLEEP_MS, MAX_STEPS, sleepItem, stepsWeek } from './health.js';
+import { answerObject, idOf, list, millis, record } from './untrusted-json.js';
 import { addDays, dayIn, dayRange, startOfDay } from './time.js';
 import type { ViewFetcher } from './types.js';
 
 /* Google Fit (Fitness REST API v1, https://www.googleapis.com/fitness/v1). */
 
 const SERVICE = 'googlefit';
-const DAYS = 7;
 const DAY_MS = 86_400_000;
 const STEP_COUNT = 'com.google.step_count.delta';
 /** Sleep, in Fit's activity types. */
 const SLEEP = 72;
-/** A "sleep" longer than this is a tracker left running, not a night. */
-const MAX_SLEEP_MS = 24 * 60 * 60 * 1000;
-/** More steps than this in a bucket is a provider's mistake. */
-const MAX_STEPS = 1_000_000;
-
-const STEPS: Record<string, string> & { en: string } = {
-  en: 'Steps',
-  es: 'Pasos',
-  de: 'Schritte',
-  fr: 'Pas',
-  it: 'Passi',
-  pt: 'Passos',
-  ja: '歩数',
-  zh: '步数',
-};
-const SLEPT: Record<string, string> & { en: string } = {
-  en: 'Sleep',
-  es: 'Sueño',
-  de: 'Schlaf',
-  fr: 'Sommeil',
-  it: 'Sonno',
-  pt: 'Sono',
-  ja: '睡眠',
-  zh: '睡眠',
-};
 
 /** The steps of one aggregate bucket: the sum of its step points' integer values (bad values count as none). */
 function bucketSteps(bucket: Record<string, unknown>): number {
@@ -67,7 +42,7 @@ export const googleFitView: ViewFetcher = {
   async fetch(call, context) {
     const zone = context.timeZone;
     const today = dayIn(context.now, zone);
-    const first = addDays(today, -(DAYS - 1));
+    const first = firstStepsDay(today);
     const windowStart = startOfDay(first, zone).getTime();
     const windowEnd = dayRange(today, zone).end.getTime();
     const sleepFrom = startOfDay(addDays(today, -1), zone);
@@ -102,12 +77,7 @@ export const googleFitView: ViewFetcher = {
       if (day < first || day > today) continue;
       stepsByDay.set(day, (stepsByDay.get(day) ?? 0) + bucketSteps(bucket));
     }
-    const title = inLanguage(STEPS, context.language);
-    const week: DayItem[] = [];
-    for (let n = 0; n < DAYS; n += 1) {
-      const day = addDays(first, n);
-      week.push(dayItem({ id: `steps-${day}`, service: SERVICE, kind: 'steps', title, date: day, value: stepsByDay.get(day) ?? 0 }));
-    }
+    const week = stepsWeek(SERVICE, first, stepsByDay, context.language);
     const stepsToday = week[week.length - 1]!;
 
     let lastSleep: DayItem | null = null;
@@ -121,27 +91,12 @@ export const googleFitView: ViewFetcher = {
       if (session.activityType !== undefined && session.activityType !== SLEEP) continue;
       if (end <= start || end - start > MAX_SLEEP_MS || end > context.now.getTime() || end <= lastEnd) continue;
       lastEnd = end;
-      lastSleep = dayItem({
-        id,
-        service: SERVICE,
-        kind: 'sleep',
-        title: inLanguage(SLEPT, context.language),
-        at: new Date(start).toISOString(),
-        end_at: new Date(end).toISOString(),
-        value: Math.round((end - start) / 60_000),
-      });
+      lastSleep = sleepItem(SERVICE, id, new Date(start), new Date(end), Math.round((end - start) / 60_000), context.language);
     }
 
     const timeline = [stepsToday];
     // Last night: a sleep that ended today.
     if (lastSleep && dayIn(new Date(lastEnd), zone) === today) timeline.push(lastSleep);
-    return {
-      headline: stepsToday,
-      sections: [
-        { key: 'steps_week', items: week },
-        { key: 'last_sleep', items: lastSleep ? [lastSleep] : [] },
-      ],
-      timeline,
-    };
+    return healthView(week, lastSleep, timeline);
   },
 };

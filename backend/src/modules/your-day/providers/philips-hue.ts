@@ -14,6 +14,9 @@ const MAX_ROOMS = 100;
 /** CLIP v2 ids are UUIDs; anything else cannot be a light (and must not shape the path). */
 const RESOURCE_ID = /^[A-Za-z0-9-]{1,64}$/;
 
+/** Whether an id can be a CLIP v2 resource's (checked before any call is made). */
+export const isHueResourceId = (id: string): boolean => RESOURCE_ID.test(id);
+
 /** The headline: "n of m lights on". */
 const LIGHTS_ON: Record<string, string> & { en: string } = {
   en: '{on} of {all} lights on',

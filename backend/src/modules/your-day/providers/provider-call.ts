@@ -38,11 +38,20 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | n
 
 /** The URL of a request under the API base; the path cannot leave it. */
 export function requestUrl(baseUrl: string, request: ProviderRequest, defaults: Record<string, string> = {}): URL {
-  if (request.path.startsWith('/') || /^[a-z][a-z0-9+.-]*:/i.test(request.path) || request.path.split('/').some((s) => s === '..' || s === '.')) {
-    throw new ProviderCallError('refused', null, null, 'a view path must stay under the API base');
+  const escapes = () => new ProviderCallError('refused', null, null, 'a view path must stay under the API base');
+  // No scheme, no leading slash, no backslash (a URL parser reads it as a slash), no encoded dot,
+  // no query or fragment of its own (those go in `query`), no dot segment.
+  if (
+    request.path.startsWith('/') ||
+    /^[a-z][a-z0-9+.-]*:/i.test(request.path) ||
+    /[\\?#]|%2e|%2f|%5c/i.test(request.path) ||
+    request.path.split('/').some((s) => s === '..' || s === '.')
+  ) {
+    throw escapes();
   }
   const base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
   const url = new URL(request.path, base);
+  if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname)) throw escapes();
   for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value);
   for (const [name, value] of Object.entries(defaults)) if (!url.searchParams.has(name)) url.searchParams.set(name, value);
   return url;

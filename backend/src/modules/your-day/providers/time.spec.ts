@@ -1,4 +1,4 @@
-import { addDays, dayIn, dayRange, isTimeZone, offsetMs, startOfDay } from './time.js';
+import { addDays, canonicalTimeZone, dayIn, dayRange, isTimeZone, offsetMs, startOfDay } from './time.js';
 
 describe('calendar days in a zone', () => {
   it('finds the day an instant falls on in the zone, not in UTC', () => {
@@ -23,5 +23,15 @@ describe('calendar days in a zone', () => {
     expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
     expect(isTimeZone('Europe/Madrid')).toBe(true);
     expect(isTimeZone('Mars/Olympus_Mons')).toBe(false);
+  });
+
+  it('names every zone the one way the runtime does, whatever the spelling', () => {
+    expect(canonicalTimeZone('europe/MADRID')).toBe('Europe/Madrid');
+    expect(canonicalTimeZone('eUrOpE/mAdRiD')).toBe('Europe/Madrid');
+    expect(canonicalTimeZone('utc')).toBe('UTC');
+    expect(canonicalTimeZone('US/Pacific')).toBe('America/Los_Angeles');
+    expect(canonicalTimeZone('asia/calcutta')).toBe(canonicalTimeZone('Asia/Calcutta'));
+    expect(canonicalTimeZone('Mars/Olympus_Mons')).toBeNull();
+    expect(canonicalTimeZone('')).toBeNull();
   });
 });

@@ -1,9 +1,12 @@
 /** Calendar days in a time zone, for "today" and "the last 7 days" of the person's zone (Intl only, no library). */
 
+/** One formatter per zone; only canonical names reach it (`canonicalTimeZone`), and it is bounded anyway. */
 const partsFormatters = new Map<string, Intl.DateTimeFormat>();
+const MAX_FORMATTERS = 1000;
 function formatter(timeZone: string): Intl.DateTimeFormat {
   let found = partsFormatters.get(timeZone);
   if (!found) {
+    if (partsFormatters.size >= MAX_FORMATTERS) partsFormatters.clear();
     found = new Intl.DateTimeFormat('en-US', {
       timeZone,
       hourCycle: 'h23',
@@ -28,14 +31,24 @@ function wallClock(instant: Date, timeZone: string) {
   return { year: +parts.year!, month: +parts.month!, day: +parts.day!, hour: +parts.hour!, minute: +parts.minute!, second: +parts.second! };
 }
 
-/** Whether the runtime knows this IANA zone. */
-export function isTimeZone(timeZone: string): boolean {
+/**
+ * The runtime's own name of a zone (`eUrOpE/mAdRiD` → `Europe/Madrid`, `US/Pacific` →
+ * `America/Los_Angeles`; browsers' `Asia/Calcutta` stays as ICU names it), or null for one it does
+ * not know. Only these names are stored, cached or sent to a provider: there are a few hundred of
+ * them, so a client cannot make a new cache entry per spelling.
+ */
+export function canonicalTimeZone(timeZone: string): string | null {
+  if (!timeZone) return null;
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone });
-    return true;
+    return new Intl.DateTimeFormat('en-US', { timeZone }).resolvedOptions().timeZone;
   } catch {
-    return false;
+    return null;
   }
+}
+
+/** Whether the runtime knows this IANA zone (in any spelling it accepts). */
+export function isTimeZone(timeZone: string): boolean {
+  return canonicalTimeZone(timeZone) !== null;
 }
 
 /** The calendar day (YYYY-MM-DD) an instant falls on in a zone. */

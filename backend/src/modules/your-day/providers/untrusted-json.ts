@@ -30,11 +30,19 @@ export function list(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
 }
 
+// eslint-disable-next-line no-control-regex -- removing them is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]+/g;
+/** Zero-width spaces and marks, bidirectional embeddings, overrides and isolates, word joiners (not U+200D, which joins emoji). */
+const INVISIBLE = /[\u200b\u200c\u200e\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
+
 /** A string, trimmed and cut at `max` characters (never in the middle of a surrogate pair), else null. */
 export function text(value: unknown, max = MAX_TITLE): string | null {
   if (typeof value !== 'string') return null;
   let cut = value.length > max * 4 ? value.slice(0, max * 4) : value;
-  cut = cut.trim();
+  // Control characters become spaces; bidirectional overrides and isolates, and zero-width
+  // characters, go: a title someone else wrote (a shared file, an invitation) cannot reorder what
+  // the screen shows around it (a file named so that "exe.pdf" reads backwards).
+  cut = cut.replace(CONTROL, ' ').replace(INVISIBLE, '').trim();
   if (cut.length > max) {
     cut = cut.slice(0, max);
     const last = cut.charCodeAt(cut.length - 1);

@@ -11,6 +11,8 @@ export class PersonTodayQuery extends Query<Today> {
     readonly userId: string,
     readonly timeZone: string | undefined,
     readonly services: readonly string[],
+    /** The app asking (its client row id): the rate limit is per app and person. */
+    readonly clientId: string,
   ) {
     super();
   }

@@ -113,6 +113,21 @@ describe('TodayPage', () => {
     expect(screen.getByTestId('today-source')).toHaveTextContent('Updated 3 min. ago');
   });
 
+  it('a span begun yesterday (last night’s sleep) says its day, so it does not read as tonight', async () => {
+    const lastNight = new Date();
+    lastNight.setDate(lastNight.getDate() - 1);
+    lastNight.setHours(23, 34, 0, 0);
+    renderToday(
+      today({
+        items: [dayItem({ id: 'z', service: 'fitbit', kind: 'sleep', title: 'Sueño', at: lastNight.toISOString(), end_at: at(6, 59), value: 445 })],
+        services: [{ service: 'fitbit', state: 'ready', fetched_at: minutesAgo(3), problem: null }],
+      }),
+    );
+    const item = await screen.findByTestId('today-item');
+    const day = new Intl.DateTimeFormat('es-ES', { day: 'numeric', month: 'short' }).format(lastNight);
+    expect(within(item).getByText(`${day}, 23:34–6:59`)).toBeInTheDocument();
+  });
+
   it('says calmly which service could not be read, and still shows the rest', async () => {
     renderToday(
       today({

@@ -11,7 +11,7 @@ import { displayNameOf } from '@/shared/services/utils/service-names';
 import { ItemTitle, itemFacts, KindIcon } from '@/shared/your-day/components/day-item-row';
 import { DayProblemNote, Freshness } from '@/shared/your-day/components/day-status';
 import { useNow } from '@/shared/your-day/hooks/use-now';
-import { formatClock, formatDayHeading, inTimeOrder } from '@/shared/your-day/utils/day-items';
+import { formatClock, formatDayHeading, formatWhen, inTimeOrder } from '@/shared/your-day/utils/day-items';
 import { useToday } from '../api/get-today';
 
 /**
@@ -89,7 +89,7 @@ function TodayContent({ today }: { today: Today }) {
           </div>
           <ol className="mt-4 divide-y divide-border rounded-3xl border bg-card px-4 shadow-soft sm:px-6" data-testid="today-timeline">
             {items.map((item) => (
-              <TimelineItem key={`${item.service}:${item.id}`} item={item} />
+              <TimelineItem key={`${item.service}:${item.id}`} item={item} now={now} />
             ))}
           </ol>
         </section>
@@ -119,21 +119,24 @@ function TodayContent({ today }: { today: Today }) {
   );
 }
 
-/** The time column: "Todo el día", "10:00–11:00" or "10:30", in the person's zone. */
-function TimelineTime({ item }: { item: DayItem }) {
+/**
+ * The time column: "Todo el día", "10:00–11:00" or "10:30", in the person's zone; a start on another
+ * day (last night's sleep, begun yesterday) says its day: "27 nov, 23:34–6:59".
+ */
+function TimelineTime({ item, now }: { item: DayItem; now: number }) {
   const { t } = useTranslation();
   if (!item.at) return <span>{t('yourDay.time.allDay')}</span>;
-  const start = formatClock(item.at);
+  const start = formatWhen(item.at, now);
   return <time dateTime={item.at}>{item.end_at ? t('yourDay.time.range', { start, end: formatClock(item.end_at) }) : start}</time>;
 }
 
-function TimelineItem({ item }: { item: DayItem }) {
+function TimelineItem({ item, now }: { item: DayItem; now: number }) {
   const { t, i18n } = useTranslation();
   const facts = itemFacts(t, item);
   return (
     <li className="flex min-w-0 gap-3 py-3.5 sm:gap-4" data-testid="today-item" data-service={item.service} data-kind={item.kind}>
       <div className="w-[4.5rem] shrink-0 pt-1.5 text-xs font-medium text-muted-foreground tabular-nums sm:w-24 sm:text-sm">
-        <TimelineTime item={item} />
+        <TimelineTime item={item} now={now} />
       </div>
       <KindIcon item={item} />
       <div className="min-w-0 flex-1">

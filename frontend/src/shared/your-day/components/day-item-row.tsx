@@ -7,9 +7,9 @@ import { formatNumber } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { codeLabel, formatClock, formatDuration, formatShortDay, formatWhen, KIND_ICONS } from '../utils/day-items';
 
-/** Only web links open at the provider; anything else is shown as text. */
+/** Only https links open at the provider (what the server keeps); anything else is shown as text. */
 export function safeUrl(url: string | null): string | null {
-  return url && /^https?:\/\//i.test(url) ? url : null;
+  return url && /^https:\/\//i.test(url) ? url : null;
 }
 
 /** When an item happened or runs: "10:00–11:00", "27 nov, 10:30", "Todo el día". */

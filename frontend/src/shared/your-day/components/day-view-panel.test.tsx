@@ -293,6 +293,15 @@ describe('DayViewPanel', () => {
     expect(screen.getByText('Heroes')).toBeInTheDocument();
   });
 
+  it('an Actualizar right after a fetch says it is up to date and does not wait', async () => {
+    const { requests } = renderPanel([dayView()], 'spotify', () => jsonResponse(202, { queued: false }));
+    await userEvent.click(await screen.findByTestId('day-refresh'));
+    expect(await screen.findByTestId('day-panel-notice')).toHaveTextContent('Ya está al día');
+    expect(screen.getByTestId('day-refresh')).toHaveTextContent('Actualizar');
+    expect(screen.getByTestId('day-refresh')).toBeEnabled();
+    expect(requests.filter((request) => request.method === 'POST')).toHaveLength(1);
+  });
+
   it('a refused Actualizar says why', async () => {
     vi.spyOn(console, 'debug').mockImplementation(() => {});
     renderPanel([dayView()], 'spotify', () => jsonResponse(429, { error: 'too_many_requests', message: 'Espera un minuto antes de volver a actualizar.' }));

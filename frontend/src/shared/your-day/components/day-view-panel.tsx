@@ -64,6 +64,7 @@ function PanelBody({ view, name, onReconnect }: { view: DayView; name: string; o
   const setEnabled = useSetDayViewEnabled();
   const [waiting, setWaiting] = useState<Waiting | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const off = view.state === 'off';
   const arrived = waiting !== null && (view.checked_at !== waiting.from || off);
   const refreshing = refresh.isPending || (waiting !== null && !arrived);
@@ -81,10 +82,12 @@ function PanelBody({ view, name, onReconnect }: { view: DayView; name: string; o
 
   function askRefresh() {
     setFailure(null);
+    setNotice(null);
     // The worker's next try (a snapshot or a problem) moves `checked_at`: that is the answer to wait for.
     const from = view.checked_at;
     refresh.mutate(view.service, {
-      onSuccess: () => setWaiting({ from }),
+      // Not queued: fetched a moment ago (nothing newer to ask for yet), so nothing to wait for.
+      onSuccess: (answer) => (answer.queued ? setWaiting({ from }) : setNotice(t('yourDay.upToDate'))),
       onError: (error) => setFailure(t('yourDay.errors.refresh', { message: apiErrorMessage(error) ?? t('yourDay.errors.tryAgain') })),
     });
   }
@@ -133,6 +136,11 @@ function PanelBody({ view, name, onReconnect }: { view: DayView; name: string; o
         <Alert variant="error" data-testid="day-panel-error">
           {failure}
         </Alert>
+      )}
+      {notice && !failure && (
+        <p role="status" className="text-sm text-muted-foreground" data-testid="day-panel-notice">
+          {notice}
+        </p>
       )}
 
       {!off && view.problem && <DayProblemNote problem={view.problem} serviceName={name} onReconnect={onReconnect} />}
