@@ -58,10 +58,15 @@ export class DayViewsService {
     return canonical;
   }
 
-  /** Remembers the zone and language the person's screens use (the workers' "today"); written only when they change. */
+  /**
+   * Remembers the zone and language the person's screens use (the workers' "today", and the
+   * language of the few words a view carries, such as "Pasos"); written only when they change, and
+   * then every view is fetched again at the next sweep (one the provider asked us to wait for keeps
+   * waiting).
+   */
   async remember(userId: string, timeZone: string | undefined, language: Language): Promise<void> {
     if (!timeZone) return;
-    await this.db()
+    const changed = await this.db()
       .insertInto('day_people')
       .values({ id: crypto.randomUUID(), user_id: userId, time_zone: timeZone, language, updated_at: new Date() })
       .onConflict((oc) =>
@@ -70,6 +75,16 @@ export class DayViewsService {
           .doUpdateSet({ time_zone: timeZone, language, updated_at: sql<Date>`now()` })
           .where((eb) => eb.or([eb('day_people.time_zone', '!=', timeZone), eb('day_people.language', '!=', language)])),
       )
+      .returning('id')
+      .executeTakeFirst();
+    if (!changed) return;
+    await this.db()
+      .updateTable('day_views')
+      .set({ next_sync_at: sql<Date>`now()` })
+      .where('user_id', '=', userId)
+      .where('enabled', '=', true)
+      .where((eb) => eb.or([eb('problem', 'is', null), eb('problem', '!=', 'rate_limited')]))
+      .where('next_sync_at', '>', sql<Date>`now()`)
       .execute();
   }
 
