@@ -195,14 +195,21 @@ async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Pr
 /** The URL of each HTTP target and the process that serves it (for its peak RSS). */
 type Servers = Partial<Record<Target, { url: string; child: ManagedChild }>>;
 
-async function runScenario(scenario: AnyScenario, ctx: BenchContext, servers: Servers): Promise<Row> {
+/** The scenario's row, and the row of the reference it measured itself when it did (CustomResult.reference). */
+async function runScenario(scenario: AnyScenario, ctx: BenchContext, servers: Servers): Promise<Row[]> {
   const target = scenario.run ? 'custom' : (scenario.target ?? 'app');
   const row: Row = { name: scenario.name, target, reference: scenario.reference, unit: scenario.run ? 'op/s' : 'req/s' };
   const { options } = ctx;
   const state: unknown = scenario.setup ? await scenario.setup(ctx) : undefined;
+  let referenceRow: Row | undefined;
   try {
     if (scenario.run) {
       const result: CustomResult = await scenario.run(ctx, state);
+      if (result.reference) {
+        const { name, opsPerSec, unit, p50Ms, p99Ms, errors, total } = result.reference;
+        referenceRow = { name, target: 'custom', unit: unit ?? 'op/s', throughput: opsPerSec, p50Ms, p99Ms, errors: errors ?? 0, total };
+        row.reference = name;
+      }
       Object.assign(row, {
         throughput: result.opsPerSec,
         unit: result.unit ?? 'op/s',
@@ -235,7 +242,7 @@ async function runScenario(scenario: AnyScenario, ctx: BenchContext, servers: Se
     if (scenario.teardown) await scenario.teardown(ctx, state);
   }
   row.peakRssBytes = memoryOf((servers[target === 'custom' ? 'app' : target] ?? servers.app)?.child.process.pid)?.peakRss;
-  return row;
+  return referenceRow ? [row, referenceRow] : [row];
 }
 
 const fmt = {
@@ -244,8 +251,7 @@ const fmt = {
   mb: (bytes: number | undefined) => (bytes === undefined ? 'n/a' : `${(bytes / 1024 / 1024).toFixed(0)} MB`),
 };
 
-const measured = (row: Row | undefined): row is Row & { throughput: number } =>
-  !!row && row.unit === 'req/s' && !row.failure && row.throughput !== undefined && row.throughput > 0;
+const measured = (row: Row | undefined): row is Row & { throughput: number } => !!row && !row.failure && row.throughput !== undefined && row.throughput > 0;
 
 /** The row a row is compared with, when both were measured. */
 function referenceOf(row: Row, rows: Row[]): (Row & { throughput: number }) | undefined {
@@ -258,7 +264,9 @@ function referenceNotes(rows: Row[]): string[] {
   return rows.flatMap((row) => {
     const reference = referenceOf(row, rows);
     if (!reference) return [];
-    const p99 = row.p99Ms !== undefined && reference.p99Ms ? `, ${(row.p99Ms / reference.p99Ms).toFixed(2)}x the p99 latency` : '';
+    // The p99s compare only when they measure the same thing (a custom row's may be a delay, its reference's a latency).
+    const p99 =
+      row.unit === reference.unit && row.p99Ms !== undefined && reference.p99Ms ? `, ${(row.p99Ms / reference.p99Ms).toFixed(2)}x the p99 latency` : '';
     return [`${row.name} vs ${reference.name} (${reference.target}): ${(row.throughput! / reference.throughput).toFixed(2)}x the throughput${p99}.`];
   });
 }
@@ -393,7 +401,11 @@ async function main(): Promise<number> {
 
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'life-bench-'));
     cleanup.add('remove data dir', async () => rmSync(dataDir, { recursive: true, force: true }));
-    cleanup.add('delete Redis keys', () => deleteRedisKeys(redisUrl, queuePrefix));
+    cleanup.add('delete Redis keys', async () => {
+      await deleteRedisKeys(redisUrl, queuePrefix);
+      // Queues of a scenario's own processes (BenchContext.queuePrefix), e.g. day-sync-10k's workers.
+      await deleteRedisKeys(redisUrl, `${queuePrefix}-*`);
+    });
 
     const port = await freePort();
     const appUrl = `http://127.0.0.1:${port}`;
@@ -419,6 +431,9 @@ async function main(): Promise<number> {
       OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE: '1000000',
       OAUTH_CLIENT_AUTH_FAILURES_PER_15MIN: '1000000',
       OAUTH_PROXY_RATE_LIMIT_PER_MINUTE: '1000000',
+      // The shared worker does not sweep "Tu día" views: day-sync-10k measures exactly its own two
+      // workers (their own queue prefix), and no other scenario has a view due.
+      DAY_SYNC_SWEEP_MS: '3600000',
     };
     const webNodeOptions = process.env.BENCH_WEB_NODE_OPTIONS ?? WEB_NODE_OPTIONS;
     const workerNodeOptions = process.env.BENCH_WORKER_NODE_OPTIONS ?? WORKER_NODE_OPTIONS;
@@ -481,7 +496,7 @@ async function main(): Promise<number> {
       if (app.exited()) throw new Error(`the app exited during the run\n${app.tail()}`);
       log(`running ${scenario.name}...`);
       try {
-        rows.push(await withTimeout(runScenario(scenario, ctx, servers), limitOf(scenario), `scenario ${scenario.name}`));
+        rows.push(...(await withTimeout(runScenario(scenario, ctx, servers), limitOf(scenario), `scenario ${scenario.name}`)));
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         log(`${scenario.name} failed: ${message}`);

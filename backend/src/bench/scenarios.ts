@@ -4,6 +4,7 @@ import { refreshScenario, servicesAllScenario } from './connections.scenarios.js
 import { landingScenario } from './landing.scenarios.js';
 import { OAUTH_GROUP, oauthScenarios } from './oauth.scenarios.js';
 import { proxyReferenceScenario } from './proxy-reference.scenarios.js';
+import { daySyncScenario, dayViewsScenario, YOUR_DAY_GROUP } from './your-day.scenarios.js';
 
 /**
  * The benchmark registry. `npm run bench` runs every scenario below (or the ones
@@ -51,7 +52,10 @@ export interface BenchContext {
   db: pg.Client;
   /** Connection string of the bench database (what the app uses). */
   databaseUrl: string;
-  /** Redis the app uses, and the queue prefix unique to this run. */
+  /**
+   * Redis the app uses, and the queue prefix unique to this run. A scenario that starts processes
+   * with queues of their own gives them `<queuePrefix>-<name>`: run.ts deletes those keys too.
+   */
   redisUrl: string;
   queuePrefix: string;
   /** The ENCRYPTION_KEYS the app was started with (to seed encrypted values). */
@@ -94,6 +98,12 @@ export interface CustomResult {
   total?: number;
   /** Extra facts printed under the table (e.g. "duplicate refreshes: 0"). */
   notes?: string[];
+  /**
+   * A reference the run measured itself, in the same run (e.g. the same provider calls made by a
+   * plain loop): printed as its own row right after this one, and this row's "vs" column is this
+   * row's throughput ÷ the reference's (the p99 ratio only when both have the same unit).
+   */
+  reference?: { name: string; opsPerSec: number; unit?: string; p50Ms?: number; p99Ms?: number; errors?: number; total?: number };
 }
 
 /**
@@ -171,6 +181,8 @@ export const scenarios: AnyScenario[] = [
   }),
   defineScenario(servicesAllScenario),
   defineScenario(refreshScenario),
+  defineScenario({ ...dayViewsScenario, group: YOUR_DAY_GROUP }),
+  defineScenario({ ...daySyncScenario, group: YOUR_DAY_GROUP }),
   ...oauthScenarios.map((scenario) => defineScenario({ ...scenario, group: OAUTH_GROUP })),
   defineScenario({ ...proxyReferenceScenario, group: OAUTH_GROUP }),
   defineScenario(landingScenario),
