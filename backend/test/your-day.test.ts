@@ -303,6 +303,16 @@ describe('Tu día: views fetched by workers, sealed snapshots, the timeline and 
     const again = await ready(person, 'philipshue', switchedAt);
     expect((((again.sections as Json[]).find((s) => s.key === 'lights')!.items as Json[]).find((item) => item.id === light.id) as Json).on).toBe(!light.on);
 
+    // A connection made before the bridge link existed gets linked by the worker's first fetch (in the job's own context).
+    await t.db.query(
+      `update service_connections set link_key_encrypted = null where user_id = $1 and service_id = (select id from external_services where service_name = 'philipshue')`,
+      [person.id],
+    );
+    const unlinkedAt = (await viewOf(person, 'philipshue'))!.fetched_at as string;
+    await due(person, 'philipshue');
+    const relinked = await ready(person, 'philipshue', unlinkedAt);
+    expect(relinked.problem).toBeNull();
+
     const unknown = await send(person, '/api/your-day/views/philipshue/lights/no-such-light', 'POST', { on: true });
     expect([404, 502]).toContain(unknown.status);
     expect(typeof (await json(unknown)).message).toBe('string');

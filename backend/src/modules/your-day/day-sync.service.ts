@@ -1,5 +1,6 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CreateRequestContext } from '@mikro-orm/decorators/legacy';
 import { QueryBus } from '@nestjs/cqrs';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { isDayService, serviceDisplayName, type DayProblem, type DayService } from '@life/contracts';
@@ -164,6 +165,9 @@ export class DaySyncService {
    * row (the last snapshot stays) and the next try is scheduled. Only our own database or Redis
    * failing throws, so the job retries.
    */
+  // A job has no request context of its own, and the token access may need one (Hue's bridge
+  // link on first use loads the catalog row and the connection as entities).
+  @CreateRequestContext()
   async sync(userId: string, service: string, now = new Date()): Promise<SyncOutcome> {
     if (!isDayService(service)) return 'skipped';
     const row = await this.db()

@@ -7,7 +7,8 @@ import { KeyRing } from '../../core/crypto/key-ring.js';
 import { iso } from '../../core/database/row-values.js';
 import { msg } from '../../core/i18n/messages.js';
 import { PersonConnectionsQuery } from '../external-services/public/queries.js';
-import { openSnapshot } from './day-snapshot.js';
+import { openSnapshot, type Snapshot } from './day-snapshot.js';
+import { TtlCache } from './ttl-cache.js';
 import { DaySyncService } from './day-sync.service.js';
 import type { YourDayDb } from './entities/index.js';
 import { VIEW_FETCHERS } from './providers/registry.js';
@@ -18,7 +19,7 @@ interface ViewRow {
   id: string;
   service_name: string;
   enabled: boolean;
-  view_sealed: string | null;
+  has_view: boolean;
   fetched_at: Date | string | null;
   checked_at: Date | string | null;
   expires_at: Date | string | null;
@@ -46,8 +47,38 @@ export class DayViewsService {
     private readonly sync: DaySyncService,
   ) {}
 
+  /**
+   * Snapshots this process opened, by row and fetch time (a new fetch is a new key), for a minute:
+   * the dashboard reads the same twelve on every visit, and opening is most of a read's cost.
+   * Personal data in memory, so bounded and short-lived; a switch-off or a disconnect shows at once
+   * (the row's state is read every time), only the opened JSON is reused.
+   */
+  private readonly snapshots = new TtlCache<Snapshot>(5000, 60_000);
+  /** The zone and language this process last wrote per person. */
+  private readonly remembered = new TtlCache<string>(20_000, 60_000);
+
   private db() {
     return this.em.getKysely<YourDayDb>();
+  }
+
+  /** Opens the snapshots of `rows` this process has not opened yet (one statement for all of them). */
+  private async openMissing(rows: readonly ViewRow[]): Promise<void> {
+    const missing = rows.filter((row) => row.enabled && row.has_view && !this.snapshots.has(snapshotKey(row)));
+    if (missing.length === 0) return;
+    const sealed = await this.db()
+      .selectFrom('day_views')
+      .select(['id', 'fetched_at', 'view_sealed'])
+      .where(
+        'id',
+        'in',
+        missing.map((row) => row.id),
+      )
+      .execute();
+    for (const row of sealed) {
+      if (!row.view_sealed) continue;
+      const snapshot = openSnapshot(this.ring, row.id, row.view_sealed);
+      if (snapshot) this.snapshots.set(snapshotKey({ id: row.id, fetched_at: row.fetched_at ?? null }), snapshot);
+    }
   }
 
   /** A zone a client sent, as the runtime names it (400 for one it does not know): only those names are stored and used. */
@@ -66,6 +97,10 @@ export class DayViewsService {
    */
   async remember(userId: string, timeZone: string | undefined, language: Language): Promise<void> {
     if (!timeZone) return;
+    // Every screen sends its zone on every read: most of the time nothing changed, and this process
+    // wrote it itself a moment ago (another process writing something else is caught within a minute).
+    const said = `${timeZone}|${language}`;
+    if (this.remembered.get(userId, said)) return;
     const changed = await this.db()
       .insertInto('day_people')
       .values({ id: crypto.randomUUID(), user_id: userId, time_zone: timeZone, language, updated_at: new Date() })
@@ -77,6 +112,7 @@ export class DayViewsService {
       )
       .returning('id')
       .executeTakeFirst();
+    this.remembered.set(userId, said);
     if (!changed) return;
     await this.db()
       .updateTable('day_views')
@@ -102,12 +138,15 @@ export class DayViewsService {
     const mayStart = only === undefined;
     const [connections, rows] = await Promise.all([
       this.queries.execute(new PersonConnectionsQuery(userId)),
+      // The sealed snapshots are read (and opened) only when this process has not opened them yet.
       this.db()
         .selectFrom('day_views')
-        .select(['id', 'service_name', 'enabled', 'view_sealed', 'fetched_at', 'checked_at', 'expires_at', 'problem'])
+        .select(['id', 'service_name', 'enabled', 'fetched_at', 'checked_at', 'expires_at', 'problem'])
+        .select((eb) => eb('view_sealed', 'is not', null).as('has_view'))
         .where('user_id', '=', userId)
         .execute() as Promise<ViewRow[]>,
     ]);
+    await this.openMissing(rows);
     const status = new Map(connections.filter((c) => isDayService(c.service_name)).map((c) => [c.service_name, c.status]));
     const byService = new Map(rows.map((row) => [row.service_name, row]));
     const now = Date.now();
@@ -119,10 +158,10 @@ export class DayViewsService {
       if (!row) {
         // Connected before "Tu día" existed (or the connect event was missed): make it and fetch it now.
         if (mayStart && (await this.sync.ensureView(userId, service))) await this.sync.enqueue(userId, service);
-        row = { id: '', service_name: service, enabled: true, view_sealed: null, fetched_at: null, checked_at: null, expires_at: null, problem: null };
+        row = { id: '', service_name: service, enabled: true, has_view: false, fetched_at: null, checked_at: null, expires_at: null, problem: null };
       }
       const expired = row.expires_at !== null && new Date(row.expires_at).getTime() <= now;
-      const snapshot = row.enabled && row.view_sealed && !expired ? openSnapshot(this.ring, row.id, row.view_sealed) : null;
+      const snapshot = row.enabled && row.has_view && !expired ? (this.snapshots.get(snapshotKey(row)) ?? null) : null;
       const problem: DayProblem | null = connectionStatus === 'needs_reconnect' ? 'needs_reconnect' : (row.problem as DayProblem | null);
       views.push({
         view: {
@@ -235,6 +274,8 @@ export function minRefreshMs(service: string): number {
   const interval = isDayService(service) ? VIEW_FETCHERS[service].intervalMs : 60_000;
   return Math.min(Math.max(interval / 4, 60_000), 15 * 60_000);
 }
+
+const snapshotKey = (row: { id: string; fetched_at: Date | string | null }) => `${row.id}@${iso(row.fetched_at) ?? ''}`;
 
 /** Whether an item belongs to a calendar day: its date, its instant in the day, or a span that overlaps it. */
 export function isOnDay(item: DayItem, date: string, start: Date, end: Date): boolean {

@@ -39,12 +39,20 @@ function wallClock(instant: Date, timeZone: string) {
  */
 export function canonicalTimeZone(timeZone: string): string | null {
   if (!timeZone) return null;
+  const known = canonicalNames.get(timeZone);
+  if (known !== undefined) return known;
+  let canonical: string | null;
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone }).resolvedOptions().timeZone;
+    canonical = new Intl.DateTimeFormat('en-US', { timeZone }).resolvedOptions().timeZone;
   } catch {
-    return null;
+    canonical = null;
   }
+  // Every read asks (the screens send their zone each time); the spellings kept are bounded.
+  if (canonicalNames.size >= MAX_FORMATTERS) canonicalNames.clear();
+  canonicalNames.set(timeZone, canonical);
+  return canonical;
 }
+const canonicalNames = new Map<string, string | null>();
 
 /** Whether the runtime knows this IANA zone (in any spelling it accepts). */
 export function isTimeZone(timeZone: string): boolean {
