@@ -117,7 +117,15 @@ export const ConfigSchema = z.object({
   /** View fetches one worker process runs at the same time (they wait on the providers). */
   DAY_SYNC_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(200).default(16)),
   /** A view's snapshot is deleted this many hours after it was fetched unless a newer fetch replaced it. */
-  DAY_SNAPSHOT_TTL_HOURS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(24 * 90).default(72)),
+  DAY_SNAPSHOT_TTL_HOURS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 90)
+      .default(72),
+  ),
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
   STATIC_DIR: optionalString,
   /** Origins (scheme://host[:port], comma-separated) allowed to call the API from a browser (CORS): third-party SPAs using our OAuth endpoints. Empty: none. */
