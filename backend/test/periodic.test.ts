@@ -14,6 +14,7 @@ const SWEEPS = [
   'BillingSweeper',
   'ContactSweeper',
   'DataRightsSweeper',
+  'DaySyncSweeper',
   'ExpiredTokensSweeper',
   'OutboxRelaySweeper',
   'RefreshGraceSweeper',

@@ -16,7 +16,7 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
-const APP_QUEUES = ['account-erasure', 'contact-mail', 'data-export', 'outbox', 'periodic', 'stripe-events', 'token-refresh', 'vault-keys'];
+const APP_QUEUES = ['account-erasure', 'contact-mail', 'data-export', 'day-sync', 'outbox', 'periodic', 'stripe-events', 'token-refresh', 'vault-keys'];
 
 describe('Salud del Sistema: GET /api/admin/health and the failed-job actions (real PostgreSQL + Redis)', () => {
   let t: TestApp;
