@@ -26,7 +26,7 @@ const REFRESH_DEADLINE_MS = 180_000;
 const seal = (ring: KeyRing, table: string, id: string, column: string, value: string) => ring.encrypt(value, `${table}:${id}:${column}`);
 
 /** Multi-row INSERT in chunks (pg's limit is 65,535 parameters per statement). */
-async function insertRows(db: pg.Client, table: string, columns: string[], rows: unknown[][], chunk = 1000): Promise<void> {
+export async function insertRows(db: pg.Client, table: string, columns: string[], rows: unknown[][], chunk = 1000): Promise<void> {
   for (let start = 0; start < rows.length; start += chunk) {
     const slice = rows.slice(start, start + chunk);
     const placeholders = slice.map((_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(', ')})`).join(', ');
@@ -57,7 +57,12 @@ export async function sessionFor(db: pg.Client, userId: string): Promise<string>
 }
 
 /** Connections of `userIds[i]` to `serviceIds[i]`, with sealed (fake) tokens as the app stores them. */
-async function seedConnections(db: pg.Client, ring: KeyRing, pairs: { userId: string; serviceId: string }[], expiresInSeconds: number): Promise<string[]> {
+export async function seedConnections(
+  db: pg.Client,
+  ring: KeyRing,
+  pairs: { userId: string; serviceId: string }[],
+  expiresInSeconds: number,
+): Promise<string[]> {
   const now = Date.now();
   const rows = pairs.map(({ userId, serviceId }) => {
     const id = randomUUID();

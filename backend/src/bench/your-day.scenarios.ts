@@ -10,7 +10,7 @@ import { DAY_SERVICES, DayViewsSchema, type DayItem, type DayService } from '@li
 import { pollUntil } from '@life/test-support';
 import { KeyRing } from '../core/crypto/key-ring.js';
 import { sealSnapshot, SnapshotSchema, type Snapshot } from '../modules/your-day/day-snapshot.js';
-import { seedUsers, sessionFor } from './connections.scenarios.js';
+import { insertRows, seedConnections, seedUsers, sessionFor } from './connections.scenarios.js';
 import { firstMessage, memoryOf, startNodeChild, stopChild, type ManagedChild } from './processes.js';
 import type { BenchContext, CustomResult, Scenario } from './scenarios.js';
 
@@ -47,58 +47,6 @@ const WORKER_NODE_OPTIONS = process.env.BENCH_WORKER_NODE_OPTIONS ?? '--max-semi
 const SPOTIFY_CALLS = ['me/player/currently-playing?additional_types=track', 'me/player/recently-played?limit=10'];
 const ZONE = 'Europe/Madrid';
 const LANGUAGE = 'es';
-
-/** Multi-row INSERT in chunks (pg's limit is 65,535 parameters per statement). */
-async function insertRows(db: pg.Client, table: string, columns: string[], rows: unknown[][], chunk = 1000): Promise<void> {
-  for (let start = 0; start < rows.length; start += chunk) {
-    const slice = rows.slice(start, start + chunk);
-    const placeholders = slice.map((_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(', ')})`).join(', ');
-    await db.query(`insert into ${table} (${columns.join(', ')}) values ${placeholders}`, slice.flat());
-  }
-}
-
-/** Connected, with a sealed access token valid for a day (no refresh during the run) and a sealed refresh token, as the app stores them. */
-async function seedConnections(db: pg.Client, ring: KeyRing, pairs: { userId: string; serviceId: string }[]): Promise<void> {
-  const now = Date.now();
-  const rows = pairs.map(({ userId, serviceId }) => {
-    const id = randomUUID();
-    return [
-      id,
-      new Date(now),
-      new Date(now),
-      userId,
-      serviceId,
-      'connected',
-      ring.encrypt(`at_bench_${randomBytes(12).toString('base64url')}`, `service_connections:${id}:access_token`),
-      ring.encrypt(`rt_bench_${randomBytes(12).toString('base64url')}`, `service_connections:${id}:refresh_token`),
-      new Date(now + 86_400_000),
-      new Date(now - 3600_000),
-      'app',
-      `Bench account ${id.slice(0, 8)}`,
-      0,
-    ];
-  });
-  await insertRows(
-    db,
-    'service_connections',
-    [
-      'id',
-      'created_at',
-      'updated_at',
-      'user_id',
-      'service_id',
-      'status',
-      'access_token_encrypted',
-      'refresh_token_encrypted',
-      'expires_at',
-      'last_refresh_at',
-      'client_source',
-      'account_name',
-      'refresh_failures',
-    ],
-    rows,
-  );
-}
 
 async function serviceIds(db: pg.Client, names: readonly string[]): Promise<Map<string, string>> {
   const rows = (await db.query<{ id: string; service_name: string }>(`select id, service_name from external_services where service_name = any($1)`, [names]))
@@ -421,6 +369,7 @@ export const dayViewsScenario: Scenario<ViewsState> = {
       ctx.db,
       ring,
       DAY_SERVICES.map((name) => ({ userId: userId!, serviceId: services.get(name)! })),
+      86_400,
     );
     const now = Date.now();
     const rows = DAY_SERVICES.map((service) => {
@@ -674,6 +623,7 @@ export const daySyncScenario: Scenario<SyncState> = {
         ctx.db,
         ring,
         users.map((userId) => ({ userId, serviceId })),
+        86_400,
       );
       // No snapshot yet (as right after connecting), and not due until the run makes them due.
       const now = new Date();
