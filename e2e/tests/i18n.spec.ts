@@ -97,7 +97,10 @@ test.describe('every language', () => {
     });
     await page.goto(`/oauth/authorize?${consent}`);
     const scopes = page.getByTestId('consent-scopes').getByRole('listitem');
-    await expect(scopes).toHaveText(['See your username', 'Use your connected Spotify account on your behalf']);
+    await expect(scopes).toHaveText([
+      'See your username',
+      'Use your connected Spotify account on your behalf and see what it brings to your day: what is playing now and what you played last',
+    ]);
     mkdirSync(SHOTS_DIR, { recursive: true });
     await page.screenshot({ path: path.join(SHOTS_DIR, 'consent-en.png'), fullPage: true });
 
@@ -117,7 +120,10 @@ test.describe('every language', () => {
 
     // The consent screen follows too: the API is asked again in Japanese.
     await page.goto(`/oauth/authorize?${consent}`);
-    await expect(scopes).toHaveText(['ユーザー名の表示', '連携している Spotify アカウントをあなたに代わって利用']);
+    await expect(scopes).toHaveText([
+      'ユーザー名の表示',
+      '連携済みの Spotify アカウントをあなたの代わりに使い、あなたの一日に届く内容を見る：再生中の曲と最近聴いた曲',
+    ]);
     await page.setViewportSize({ width: 360, height: 800 });
     await page.screenshot({ path: path.join(SHOTS_DIR, 'consent-ja-360.png'), fullPage: true });
   });
