@@ -11,7 +11,7 @@ import { KeyRing } from '../../core/crypto/key-ring.js';
 import { AppError } from '../../core/http/app-error.js';
 import { outboundFetch, type OutboundFetch } from '../../core/http/outbound-fetch.js';
 import { msg } from '../../core/i18n/messages.js';
-import { addOnce } from '../../core/queue/jobs.js';
+import { addOnce, KEEP_FAILED } from '../../core/queue/jobs.js';
 import { ServiceAccessTokenQuery, ServiceApiBaseQuery, type UsableToken } from '../external-services/public/queries.js';
 import { sealSnapshot, SnapshotSchema, type Snapshot } from './day-snapshot.js';
 import type { YourDayDb } from './entities/index.js';
@@ -329,7 +329,7 @@ export class DaySyncService {
           opts: {
             jobId: daySyncJobId(row.user_id as unknown as string, row.service_name),
             removeOnComplete: true,
-            removeOnFail: { count: 1000, age: 14 * 24 * 3600 },
+            removeOnFail: KEEP_FAILED,
           },
         })),
       );
